@@ -1,0 +1,50 @@
+/**
+ * The mind's settings: memory, goals, planning and tool limits. The agent's
+ * configuration (streams/config.ts) extends this schema with the runtime's.
+ */
+import { z } from 'zod';
+
+export const MindConfig = z.object({
+    /** Seed for ids and randomness, so runs are reproducible. */
+    seed: z.number().int().default(1),
+    /** Working-memory capacity in entries (seed 001: 100). */
+    workingMemoryCapacity: z.number().int().positive().default(100),
+    /** Consolidate automatically when memory pressure exceeds `consolidationPressure`. */
+    autoConsolidate: z.boolean().default(true),
+    consolidationPressure: z.number().gt(0).max(1).default(0.8),
+    /** Cycles without progress before a goal is decomposed. */
+    stallThreshold: z.number().int().positive().default(6),
+    /** Plan retries before a goal fails (seed 002: 3). */
+    maxBacktrackAttempts: z.number().int().nonnegative().default(3),
+    tools: z
+      .object({
+        /** shell_exec runs nothing unless this is true. */
+        shellExec: z.boolean().default(false),
+        shellTimeoutMs: z.number().int().positive().default(5_000),
+        /** file_io reads and writes only inside this folder. */
+        workspace: z.string().default('./workspace'),
+        /** Hosts http_fetch may contact; empty means none. */
+        httpAllowHosts: z.array(z.string()).default([]),
+        httpTimeoutMs: z.number().int().positive().default(5_000),
+        httpMaxBytes: z.number().int().positive().default(1_048_576),
+        /** How long user_interact waits for an answer. */
+        questionTimeoutMs: z.number().int().positive().default(60_000),
+      })
+      .strict()
+      .default({
+        shellExec: false,
+        shellTimeoutMs: 5_000,
+        workspace: './workspace',
+        httpAllowHosts: [],
+        httpTimeoutMs: 5_000,
+        httpMaxBytes: 1_048_576,
+        questionTimeoutMs: 60_000,
+      }),
+});
+
+export type MindConfig = z.infer<typeof MindConfig>;
+
+/** The defaults, fully resolved. */
+export function defaultMindConfig(): MindConfig {
+  return MindConfig.parse({});
+}

@@ -1,0 +1,261 @@
+/**
+ * The knowledge graph: symbols and (subject, predicate, object, confidence)
+ * triples, indexed by subject, predicate and object. Symbols are named by their
+ * normalised label (`"Red Planet"` → `red_planet`). Metadata predicates
+ * (`agent:*`) describe the agent's own bookkeeping and are kept apart from
+ * knowledge when goals are evaluated. All mutations are journaled.
+ */
+import { z } from 'zod';
+import type { Journal } from './journal.js';
+
+export const Triple = z.object({
+  subject: z.string(),
+  predicate: z.string(),
+  object: z.string(),
+  confidence: z.number().min(0).max(1),
+});
+export type Triple = z.infer<typeof Triple>;
+
+export interface TriplePattern {
+  subject?: string;
+  predicate?: string;
+  object?: string;
+}
+
+export interface Activation {
+  symbol: string;
+  activation: number;
+}
+
+/** Normalises a label to a symbol id: lower case, words joined by `_`. */
+export function symbolId(label: string): string {
+  return label
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}:_-]+/gu, '_')
+    .replace(/^_+|_+$/g, '');
+}
+
+/** Whether a predicate is the agent's own bookkeeping rather than knowledge. */
+export function isMetadataPredicate(predicate: string): boolean {
+  return predicate.startsWith('agent:');
+}
+
+export class KnowledgeGraph {
+  private readonly labels = new Map<string, string>();
+  private readonly byKey = new Map<string, Triple>();
+  private readonly bySubject = new Map<string, Set<Triple>>();
+  private readonly byPredicate = new Map<string, Set<Triple>>();
+  private readonly byObject = new Map<string, Set<Triple>>();
+  private knowledgeCount = 0;
+  private changes = 0;
+
+  constructor(private readonly journal: Journal) {}
+
+  /** Number of triples, metadata included. */
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  /** Increases on every change (including undo): a cheap cache key. */
+  get version(): number {
+    return this.changes;
+  }
+
+  /** Number of non-metadata triples. */
+  get knowledgeSize(): number {
+    return this.knowledgeCount;
+  }
+
+  get symbolCount(): number {
+    return this.labels.size;
+  }
+
+  /** Registers a symbol (idempotent) and returns its id. */
+  symbol(label: string): string {
+    const id = symbolId(label);
+    if (id && !this.labels.has(id)) {
+      this.labels.set(id, label.trim());
+      this.journal.record(() => this.labels.delete(id));
+    }
+    return id;
+  }
+
+  hasSymbol(id: string): boolean {
+    return this.labels.has(id);
+  }
+
+  label(id: string): string {
+    return this.labels.get(id) ?? id;
+  }
+
+  symbols(): IterableIterator<string> {
+    return this.labels.keys();
+  }
+
+  /**
+   * Adds a triple (labels are normalised to symbols). Returns false when the
+   * same triple is already known; a higher confidence then replaces the lower.
+   */
+  add(subject: string, predicate: string, object: string, confidence = 1): boolean {
+    const s = this.symbol(subject);
+    const p = predicate.startsWith('agent:') ? predicate : this.symbol(predicate);
+    const o = this.symbol(object);
+    if (!s || !p || !o) return false;
+    const key = `${s}\u0000${p}\u0000${o}`;
+    const existing = this.byKey.get(key);
+    if (existing) {
+      if (confidence > existing.confidence) {
+        const before = existing.confidence;
+        existing.confidence = confidence;
+        this.journal.record(() => {
+          existing.confidence = before;
+        });
+      }
+      return false;
+    }
+    const triple: Triple = { subject: s, predicate: p, object: o, confidence };
+    this.insert(key, triple);
+    this.journal.record(() => this.erase(key, triple));
+    return true;
+  }
+
+  /** Removes every triple matching the pattern; returns how many. */
+  remove(pattern: TriplePattern): number {
+    const victims = this.query(pattern);
+    for (const triple of victims) {
+      const key = `${triple.subject}\u0000${triple.predicate}\u0000${triple.object}`;
+      this.erase(key, triple);
+      this.journal.record(() => this.insert(key, triple));
+    }
+    return victims.length;
+  }
+
+  /** Triples matching a pattern; unset parts match anything. Labels are normalised. */
+  query(pattern: TriplePattern): Triple[] {
+    const s = pattern.subject === undefined ? undefined : symbolId(pattern.subject);
+    const p = pattern.predicate === undefined ? undefined : pattern.predicate.startsWith('agent:') ? pattern.predicate : symbolId(pattern.predicate);
+    const o = pattern.object === undefined ? undefined : symbolId(pattern.object);
+    const candidates = [
+      s === undefined ? undefined : this.bySubject.get(s) ?? EMPTY,
+      p === undefined ? undefined : this.byPredicate.get(p) ?? EMPTY,
+      o === undefined ? undefined : this.byObject.get(o) ?? EMPTY,
+    ].filter((set): set is Set<Triple> => set !== undefined);
+    const smallest = candidates.sort((a, b) => a.size - b.size)[0];
+    const pool: Iterable<Triple> = smallest ?? this.byKey.values();
+    const out: Triple[] = [];
+    for (const t of pool) {
+      if ((s === undefined || t.subject === s) && (p === undefined || t.predicate === p) && (o === undefined || t.object === o)) out.push(t);
+    }
+    return out;
+  }
+
+  /** Number of triples touching a symbol, without building the list. */
+  degree(symbol: string, includeMetadata = false): number {
+    let n = 0;
+    for (const set of [this.bySubject.get(symbol), this.byObject.get(symbol)]) {
+      if (!set) continue;
+      if (includeMetadata) n += set.size;
+      else for (const t of set) if (!isMetadataPredicate(t.predicate)) n++;
+    }
+    return n;
+  }
+
+  /** Triples in which the symbol is subject or object (knowledge only by default). */
+  adjacent(symbol: string, includeMetadata = false): Triple[] {
+    const out: Triple[] = [];
+    for (const set of [this.bySubject.get(symbol), this.byObject.get(symbol)]) {
+      if (!set) continue;
+      for (const t of set) if (includeMetadata || !isMetadataPredicate(t.predicate)) out.push(t);
+    }
+    return out;
+  }
+
+  /**
+   * Spreading activation from seed symbols: each hop passes
+   * `activation × confidence × decay` to neighbours (knowledge triples only),
+   * keeping the strongest path. Returns the top-k activated symbols other than
+   * the seeds, strongest first.
+   * Options: decay 0.5, depth 2, topK 10, fanOut 64 (edges followed per node).
+   */
+  spread(seeds: readonly string[], { decay = 0.5, depth = 2, topK = 10, fanOut = 64 } = {}): Activation[] {
+    const activation = new Map<string, number>();
+    let frontier = new Map<string, number>();
+    for (const seed of seeds) if (this.labels.has(seed)) frontier.set(seed, 1);
+    const seedSet = new Set(frontier.keys());
+    for (let hop = 0; hop < depth && frontier.size > 0; hop++) {
+      const next = new Map<string, number>();
+      for (const [node, value] of frontier) {
+        let followed = 0;
+        for (const set of [this.bySubject.get(node), this.byObject.get(node)]) {
+          if (!set) continue;
+          for (const t of set) {
+            if (followed >= fanOut) break;
+            if (isMetadataPredicate(t.predicate)) continue;
+            followed++;
+            const neighbour = t.subject === node ? t.object : t.subject;
+            if (seedSet.has(neighbour)) continue;
+            const passed = value * t.confidence * decay;
+            if (passed > (activation.get(neighbour) ?? 0)) {
+              activation.set(neighbour, passed);
+              next.set(neighbour, passed);
+            }
+          }
+        }
+      }
+      frontier = next;
+    }
+    return [...activation]
+      .map(([symbol, value]) => ({ symbol, activation: Math.round(value * 1000) / 1000 }))
+      .sort((a, b) => b.activation - a.activation || (a.symbol < b.symbol ? -1 : 1))
+      .slice(0, topK);
+  }
+
+  /** Every triple, insertion order. */
+  triples(): IterableIterator<Triple> {
+    return this.byKey.values();
+  }
+
+  /** Plain data; triples in a canonical order so equal graphs serialise equally. */
+  toJSON(): { symbols: [string, string][]; triples: Triple[] } {
+    const keys = [...this.byKey.keys()].sort();
+    return { symbols: [...this.labels], triples: keys.map((k) => ({ ...this.byKey.get(k)! })) };
+  }
+
+  load(json: { symbols: [string, string][]; triples: Triple[] }): void {
+    this.labels.clear();
+    this.byKey.clear();
+    this.bySubject.clear();
+    this.byPredicate.clear();
+    this.byObject.clear();
+    this.knowledgeCount = 0;
+    for (const [id, label] of json.symbols) this.labels.set(id, label);
+    for (const t of json.triples) this.insert(`${t.subject}\u0000${t.predicate}\u0000${t.object}`, { ...t });
+  }
+
+  private insert(key: string, triple: Triple): void {
+    this.changes++;
+    this.byKey.set(key, triple);
+    index(this.bySubject, triple.subject, triple);
+    index(this.byPredicate, triple.predicate, triple);
+    index(this.byObject, triple.object, triple);
+    if (!isMetadataPredicate(triple.predicate)) this.knowledgeCount++;
+  }
+
+  private erase(key: string, triple: Triple): void {
+    this.changes++;
+    this.byKey.delete(key);
+    this.bySubject.get(triple.subject)?.delete(triple);
+    this.byPredicate.get(triple.predicate)?.delete(triple);
+    this.byObject.get(triple.object)?.delete(triple);
+    if (!isMetadataPredicate(triple.predicate)) this.knowledgeCount--;
+  }
+}
+
+const EMPTY: Set<Triple> = new Set();
+
+function index(map: Map<string, Set<Triple>>, key: string, triple: Triple): void {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  set.add(triple);
+}

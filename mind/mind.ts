@@ -1,0 +1,279 @@
+/**
+ * The mind: everything the agent knows and wants, as plain state with no RxJS
+ * and no I/O. Goals, working memory, episodic memory, the knowledge graph, the
+ * per-goal decision log, the tools, the cycle count and the seeded random
+ * source live here.
+ *
+ * Every mutation is journaled: `checkpoint()` marks the state as a signal
+ * enters and `rollback()` restores exactly that state. `toJSON()` /
+ * `Mind.fromJSON()` serialise the whole state (validated by zod).
+ */
+import { z } from 'zod';
+import { defaultMindConfig, type MindConfig } from './config.js';
+import { DecisionLog } from './decisionLog.js';
+import { Episode, EpisodicMemory } from './episodicMemory.js';
+import { Goal, GoalBook, type NewGoal } from './goals.js';
+import { Journal } from './journal.js';
+import { KnowledgeGraph, Triple } from './knowledgeGraph.js';
+import { RandomState, SeededRandom } from './random.js';
+import { keywords, stem } from './text.js';
+import type { Tool } from './tool.js';
+import { ToolRegistry } from './toolRegistry.js';
+import { MemoryEntry, WorkingMemory, type NewMemoryEntry } from './workingMemory.js';
+
+export const Provenance = z.object({
+  cycle: z.number().int(),
+  at: z.number(),
+  goalId: z.string(),
+  tool: z.string(),
+  score: z.number(),
+  breakdown: z.string(),
+  status: z.enum(['ok', 'failed', 'vetoed']),
+  progress: z.enum(['completed', 'advanced', 'failed', 'none']),
+});
+export type Provenance = z.infer<typeof Provenance>;
+
+export const MindState = z.object({
+  version: z.literal(1),
+  cycle: z.number().int().nonnegative(),
+  paused: z.boolean(),
+  goals: z.array(Goal),
+  memory: z.object({ capacity: z.number().int().positive(), nextId: z.number().int(), entries: z.array(MemoryEntry) }),
+  episodes: z.array(Episode),
+  graph: z.object({ symbols: z.array(z.tuple([z.string(), z.string()])), triples: z.array(Triple) }),
+  decisions: z.record(z.string(), z.object({ recent: z.array(z.string()), used: z.array(z.string()) })),
+  provenance: z.array(Provenance),
+  random: RandomState,
+  /** Extension state (plans, psyche, …) keyed by extension name. */
+  extensions: z.record(z.string(), z.unknown()).default({}),
+});
+export type MindState = z.infer<typeof MindState>;
+
+/**
+ * Something that extends the mind with its own journaled state (plans, psyche,
+ * pending questions). It contributes score parts through the hooks it sets.
+ */
+export interface MindExtension {
+  readonly name: string;
+  toJSON(): unknown;
+  load(json: unknown): void;
+}
+
+/**
+ * Score parts contributed by extensions: the psyche's archetype bias
+ * (±0.07) and a plan's bonus for the tool of its next step.
+ */
+export interface ScoreAdjusters {
+  archetype(goal: Goal, tool: Tool): number;
+  /** The plan bonus, or undefined when no plan steers this goal. */
+  plan(goal: Goal, tool: Tool): number | undefined;
+}
+
+export const NO_ADJUSTMENT: ScoreAdjusters = { archetype: () => 0, plan: () => undefined };
+
+export interface MindOptions {
+  config?: MindConfig;
+  /** Tools to register, in order; defaults to none (see `builtinTools()`). */
+  tools?: Iterable<Tool>;
+  seed?: number;
+}
+
+/** How many provenance records the mind keeps (the store keeps them all). */
+export const PROVENANCE_KEPT = 256;
+
+export class Mind {
+  readonly journal = new Journal();
+  readonly config: MindConfig;
+  readonly goals: GoalBook;
+  readonly memory: WorkingMemory;
+  readonly episodes: EpisodicMemory;
+  readonly graph: KnowledgeGraph;
+  readonly decisions: DecisionLog;
+  readonly tools: ToolRegistry;
+  readonly extensions = new Map<string, MindExtension>();
+  /** Psyche and plan contributions to decide; none until those extensions exist. */
+  adjusters: ScoreAdjusters = NO_ADJUSTMENT;
+  random: SeededRandom;
+  private provenanceLog: Provenance[] = [];
+  private cycleCount = 0;
+  private isPaused = false;
+  private readonly symbolCache = new Map<string, { version: number; symbols: string[]; terms: string[] }>();
+
+  constructor(options: MindOptions = {}) {
+    this.config = options.config ?? defaultMindConfig();
+    this.goals = new GoalBook(this.journal);
+    this.memory = new WorkingMemory(this.journal, this.config.workingMemoryCapacity);
+    this.episodes = new EpisodicMemory(this.journal);
+    this.graph = new KnowledgeGraph(this.journal);
+    this.decisions = new DecisionLog(this.journal);
+    this.tools = new ToolRegistry(options.tools ?? []);
+    this.random = new SeededRandom(options.seed ?? this.config.seed);
+  }
+
+  /** Cycles run so far (a cycle is one decide + act). */
+  get cycle(): number {
+    return this.cycleCount;
+  }
+
+  /** Starts the next cycle and returns its number. */
+  nextCycle(): number {
+    this.cycleCount++;
+    this.journal.record(() => {
+      this.cycleCount--;
+    });
+    return this.cycleCount;
+  }
+
+  get paused(): boolean {
+    return this.isPaused;
+  }
+
+  setPaused(paused: boolean): void {
+    const before = this.isPaused;
+    this.isPaused = paused;
+    this.journal.record(() => {
+      this.isPaused = before;
+    });
+  }
+
+  /** A deterministic id: `goal-1`, `episode-3`, … */
+  id(prefix: string): string {
+    const id = this.random.id(prefix);
+    this.journal.record(() => this.random.releaseId(prefix));
+    return id;
+  }
+
+  /** Adds a goal; the stall threshold defaults to the config's. */
+  addGoal(spec: Omit<NewGoal, 'id' | 'stallThreshold' | 'createdCycle'> & { stallThreshold?: number }): Goal {
+    return this.goals.add({
+      ...spec,
+      id: this.id('goal'),
+      stallThreshold: spec.stallThreshold ?? this.config.stallThreshold,
+      createdCycle: this.cycleCount,
+    });
+  }
+
+  /** Adds a working-memory entry stamped with the current cycle. */
+  remember(entry: Omit<NewMemoryEntry, 'sourceCycle'>): MemoryEntry {
+    return this.memory.push({ ...entry, sourceCycle: this.cycleCount });
+  }
+
+  /** Records a provenance entry for a decision (seed 001: AgentDecision). */
+  recordProvenance(record: Provenance): void {
+    const before = this.provenanceLog;
+    this.provenanceLog = [...before.slice(-(PROVENANCE_KEPT - 1)), record];
+    this.journal.record(() => {
+      this.provenanceLog = before;
+    });
+  }
+
+  get provenance(): readonly Provenance[] {
+    return this.provenanceLog;
+  }
+
+  /**
+   * The goal's symbols (its content words that the graph knows, plus their
+   * stems) and its criteria terms; cached until the graph changes.
+   */
+  goalTerms(goal: Goal): { symbols: string[]; terms: string[] } {
+    const cached = this.symbolCache.get(goal.id);
+    if (cached && cached.version === this.graph.version) return cached;
+    const symbols: string[] = [];
+    for (const word of keywords(`${goal.description} ${goal.criteria}`)) {
+      for (const candidate of new Set([word, stem(word)])) {
+        if (this.graph.hasSymbol(candidate) && !symbols.includes(candidate)) symbols.push(candidate);
+      }
+    }
+    const terms = criteriaTerms(goal);
+    const entry = { version: this.graph.version, symbols, terms };
+    this.symbolCache.set(goal.id, entry);
+    return entry;
+  }
+
+  /**
+   * A short hash of the knowledge and goal state, for state-aware loop
+   * detection: it changes when knowledge is added or a goal progresses.
+   */
+  stateHash(): string {
+    let h = 0x811c9dc5;
+    const mix = (n: number): void => {
+      h = Math.imul(h ^ n, 0x01000193) >>> 0;
+    };
+    mix(this.graph.knowledgeSize);
+    mix(this.episodes.size);
+    for (const goal of this.goals.all()) {
+      mix(goal.status.length);
+      mix(goal.lastProgressCycle);
+      mix(goal.priority);
+    }
+    return h.toString(16).padStart(8, '0');
+  }
+
+  /** Marks the state a signal entered with (see `rollback`). */
+  checkpoint(): void {
+    this.journal.checkpoint();
+  }
+
+  /** Restores the state at the last checkpoint exactly. */
+  rollback(): void {
+    this.journal.rollback();
+    this.symbolCache.clear();
+  }
+
+  registerExtension(extension: MindExtension): void {
+    this.extensions.set(extension.name, extension);
+  }
+
+  toJSON(): MindState {
+    const extensions: Record<string, unknown> = {};
+    for (const [name, ext] of this.extensions) extensions[name] = ext.toJSON();
+    return {
+      version: 1,
+      cycle: this.cycleCount,
+      paused: this.isPaused,
+      goals: this.goals.toJSON(),
+      memory: this.memory.toJSON(),
+      episodes: this.episodes.toJSON(),
+      graph: this.graph.toJSON(),
+      decisions: this.decisions.toJSON(),
+      provenance: this.provenanceLog.map((p) => ({ ...p })),
+      random: this.random.toJSON(),
+      extensions,
+    };
+  }
+
+  /** Replaces the whole state with a validated saved state. */
+  restore(json: unknown): void {
+    const state = MindState.parse(json);
+    this.cycleCount = state.cycle;
+    this.isPaused = state.paused;
+    this.goals.load(state.goals);
+    this.memory.load(state.memory);
+    this.episodes.load(state.episodes);
+    this.graph.load(state.graph);
+    this.decisions.load(state.decisions);
+    this.provenanceLog = state.provenance;
+    this.random = SeededRandom.fromJSON(state.random);
+    for (const [name, ext] of this.extensions) if (name in state.extensions) ext.load(state.extensions[name]);
+    this.journal.checkpoint();
+    this.symbolCache.clear();
+  }
+
+  static fromJSON(json: unknown, options: MindOptions = {}): Mind {
+    const mind = new Mind(options);
+    mind.restore(json);
+    return mind;
+  }
+}
+
+/** Verbs that say what to do rather than what to find; not criteria terms. */
+const TASK_VERBS = new Set([
+  'find', 'classify', 'map', 'discover', 'list', 'identify', 'explore', 'determine', 'learn', 'know', 'show',
+  'describe', 'explain', 'understand', 'search', 'query', 'get', 'tell', 'check', 'analyze', 'analyse', 'study',
+]);
+
+/** The stemmed content terms of a goal's criteria (or description when empty). */
+export function criteriaTerms(goal: Pick<Goal, 'criteria' | 'description'>): string[] {
+  const text = goal.criteria.trim() || goal.description;
+  return [...new Set(keywords(text).filter((w) => !TASK_VERBS.has(w)).map(stem))];
+}

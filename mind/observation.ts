@@ -1,0 +1,84 @@
+/**
+ * Observe and orient (seed 001), as plain functions over the mind.
+ *
+ * Observe gathers the active goals by priority, working-memory size and recent
+ * entries, and the episodes recalled for the goal, and records an Observation
+ * entry. Orient collects the goal's adjacent knowledge triples, spreads
+ * activation from its symbols, takes in the recalled episodes' learnings and
+ * measures memory pressure.
+ */
+import type { Episode } from './episodicMemory.js';
+import type { Goal } from './goals.js';
+import type { Activation } from './knowledgeGraph.js';
+import type { Mind } from './mind.js';
+import type { MemoryEntry } from './workingMemory.js';
+
+export interface Observation {
+  goal: Goal;
+  activeGoals: readonly Goal[];
+  memorySize: number;
+  recent: readonly MemoryEntry[];
+  recalled: readonly Episode[];
+}
+
+export interface Orientation {
+  goal: Goal;
+  observation: Observation;
+  /** Goal symbols the graph knows. */
+  symbols: readonly string[];
+  adjacentTriples: number;
+  activated: readonly Activation[];
+  /** Symbols learnt in recalled episodes. */
+  episodeKnowledge: readonly string[];
+  pressure: number;
+}
+
+/** How many recent entries observe reports. */
+export const RECENT_ENTRIES = 5;
+/** How many episodes are recalled per goal. */
+export const RECALL_TOP_K = 3;
+
+export function observeGoal(mind: Mind, goal: Goal, at: number): Observation {
+  const activeGoals = mind.goals.active();
+  const recent = mind.memory.recent(RECENT_ENTRIES);
+  for (const entry of recent) mind.memory.consult(entry);
+  const recalled = mind.episodes.recall(`${goal.description} ${goal.criteria}`, RECALL_TOP_K);
+  mind.remember({
+    content: `observed ${activeGoals.length} active goal(s); focus ${goal.id} "${goal.description}"; memory ${mind.memory.size}/${mind.memory.capacity}`,
+    symbols: [],
+    kind: 'Observation',
+    at,
+    relevance: 0.3,
+    goalId: goal.id,
+  });
+  return { goal, activeGoals, memorySize: mind.memory.size, recent, recalled };
+}
+
+const activationCache = new WeakMap<Mind, Map<string, { version: number; adjacent: number; activated: Activation[] }>>();
+
+export function orientGoal(mind: Mind, observation: Observation): Orientation {
+  const { goal } = observation;
+  const { symbols } = mind.goalTerms(goal);
+  let perMind = activationCache.get(mind);
+  if (!perMind) activationCache.set(mind, (perMind = new Map()));
+  let cached = perMind.get(goal.id);
+  if (!cached || cached.version !== mind.graph.version) {
+    let adjacent = 0;
+    for (const symbol of symbols) adjacent += mind.graph.degree(symbol);
+    cached = { version: mind.graph.version, adjacent, activated: mind.graph.spread(symbols, { topK: 5 }) };
+    perMind.set(goal.id, cached);
+  }
+  const episodeKnowledge: string[] = [];
+  for (const episode of observation.recalled) {
+    for (const symbol of episode.learnings) if (!episodeKnowledge.includes(symbol)) episodeKnowledge.push(symbol);
+  }
+  return {
+    goal,
+    observation,
+    symbols,
+    adjacentTriples: cached.adjacent,
+    activated: cached.activated,
+    episodeKnowledge,
+    pressure: mind.memory.pressure,
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * Text helpers shared by the mind: the seed's word rule (words of more than
+ * two characters, lower-cased) and a small stop-word list.
+ */
+const STOP_WORDS = new Set([
+  'the', 'and', 'for', 'with', 'that', 'this', 'from', 'into', 'are', 'was', 'were', 'has', 'have', 'had', 'its',
+  'all', 'any', 'each', 'but', 'not', 'you', 'your', 'our', 'their', 'them', 'they', 'what', 'which', 'who', 'how',
+  'why', 'when', 'where', 'about', 'than', 'then', 'there', 'these', 'those', 'can', 'will', 'would', 'should',
+  'could', 'may', 'might', 'must', 'did', 'does', 'say', 'said', 'also', 'some', 'more', 'most', 'other', 'such',
+]);
+
+/** Words of more than two characters, lower-cased (seed 001's encoding rule). */
+export function words(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.toLowerCase().matchAll(/[\p{L}\p{N}_-]+/gu)) {
+    const word = match[0];
+    if (word.length > 2) out.push(word);
+  }
+  return out;
+}
+
+/** Content words: {@link words} without stop words, de-duplicated, in order. */
+export function keywords(text: string): string[] {
+  return [...new Set(words(text).filter((w) => !STOP_WORDS.has(w)))];
+}
+
+/** A light singular form for matching ("planets" → "planet", "classes" → "class"). */
+export function stem(word: string): string {
+  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (word.length > 4 && /(ss|sh|ch|x)es$/.test(word)) return word.slice(0, -2);
+  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
+  return word;
+}

@@ -1,0 +1,88 @@
+/**
+ * The tool contract. A tool names itself, describes its risk and its semantic
+ * profile (17–25 keywords), validates its input with zod, proposes an input for
+ * a goal, and executes against the mind. Tools are the only place where the
+ * mind touches the outside world (files, HTTP, processes).
+ */
+import type { z } from 'zod';
+import type { MindConfig } from './config.js';
+import type { Goal } from './goals.js';
+import type { Mind } from './mind.js';
+
+export type Danger = 'safe' | 'cautious' | 'dangerous' | 'critical';
+
+/** What a tool returns. `ok: false` is a tool-level failure that is not an exception. */
+export interface ToolOutput {
+  ok: boolean;
+  summary: string;
+  /** Text the goal's success criteria are also checked against. */
+  content?: string;
+  /** Symbols the result is about (linked into working memory). */
+  symbols?: string[];
+  /** Knowledge triples the tool added. */
+  added?: number;
+  /** Structured result for programmatic users. */
+  data?: unknown;
+  /** Asks act to feed the result back as a follow-up signal (depth + 1). */
+  followUp?: string;
+}
+
+/** What a tool sees when it runs or proposes an input. */
+export interface ToolContext {
+  readonly mind: Mind;
+  readonly goal: Goal;
+  readonly config: MindConfig;
+  /** Scheduler time in ms. */
+  now(): number;
+}
+
+/** What scoring sees: the mind and the goal being decided for. */
+export interface ScoringContext {
+  readonly mind: Mind;
+  readonly goal: Goal;
+  /** Goal-adjacent knowledge triples found by orient. */
+  readonly adjacentTriples: number;
+  readonly pressure: number;
+}
+
+/**
+ * How decide computes a tool's base score:
+ * - `core`: hand-tuned, state-dependent (seed 001's core tools);
+ * - `semantic`: hypervector similarity between the goal text and the tool's
+ *   keyword profile; `similarity × multiplier` when similarity ≥ threshold, else 0;
+ * - `adaptive`: a state-dependent score never below `floor`.
+ */
+export type ToolScoring =
+  | { kind: 'core'; base(ctx: ScoringContext): number }
+  | { kind: 'semantic'; threshold: number; multiplier: number }
+  | { kind: 'adaptive'; floor: number; base(ctx: ScoringContext): number };
+
+export interface Tool<I = any> {
+  readonly name: string;
+  readonly description: string;
+  readonly keywords: readonly string[];
+  readonly danger: Danger;
+  readonly capabilities: readonly string[];
+  readonly input: z.ZodType<I>;
+  readonly scoring: ToolScoring;
+  /** Earns seed 001's pressure bonus when memory is nearly full. */
+  readonly consolidates?: boolean;
+  /** The input this tool would run with for the goal in context. */
+  propose(ctx: ToolContext): unknown;
+  execute(input: I, ctx: ToolContext): ToolOutput | Promise<ToolOutput>;
+}
+
+/**
+ * A tool failed: it threw, rejected, or got invalid input. Recover treats it as
+ * transient (state is kept).
+ */
+export class ToolFailure extends Error {
+  constructor(
+    readonly tool: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${tool}: ${message}`, options);
+    this.name = 'ToolFailure';
+  }
+}

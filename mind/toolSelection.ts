@@ -1,0 +1,136 @@
+/**
+ * Decide (seed 001): utility scoring of every tool for the goal in focus.
+ *
+ *   total = base − recency + novelty + episodic + pressure + archetype (+ plan)
+ *
+ * Base scores come from each tool's scoring rule (core, semantic, adaptive);
+ * recency and novelty from the per-goal decision log; episodic when a recalled
+ * episode names the tool; pressure for consolidating tools when memory is
+ * nearly full; archetype and plan from the mind's adjusters. An impasse (best
+ * below 0.15, or the top two within 0.02) is reported with the decision.
+ */
+import type { Mind } from './mind.js';
+import type { Orientation } from './observation.js';
+import { semanticSimilarity } from './semanticProfile.js';
+import type { ScoringContext, Tool, ToolContext } from './tool.js';
+import { EPISODIC_BONUS, formatBreakdown, NOVELTY_BONUS, PRESSURE_BONUS, quantise, totalScore, type ScoreParts } from './utility.js';
+
+export interface Candidate {
+  tool: Tool;
+  parts: ScoreParts;
+  score: number;
+}
+
+export interface Decision {
+  goalId: string;
+  tool: string;
+  score: number;
+  parts: ScoreParts;
+  breakdown: string;
+  input: unknown;
+  alternatives: { tool: string; score: number }[];
+  impasse?: string;
+  reason: string;
+  cycle: number;
+}
+
+/** Memory counts as nearly full from this pressure on. */
+export const NEARLY_FULL = 0.8;
+export const IMPASSE_FLOOR = 0.15;
+export const IMPASSE_MARGIN = 0.02;
+
+/** Scores every available tool for the oriented goal, best first. */
+export function scoreTools(mind: Mind, orientation: Orientation): Candidate[] {
+  const { goal } = orientation;
+  const ctx: ScoringContext = { mind, goal, adjacentTriples: orientation.adjacentTriples, pressure: orientation.pressure };
+  const recalledTools = new Set<string>();
+  for (const episode of orientation.observation.recalled) for (const t of episode.tools) recalledTools.add(t);
+  const candidates: Candidate[] = [];
+  for (const tool of mind.tools.list()) {
+    const base = baseScore(tool, ctx);
+    if (base === null) continue;
+    const parts: ScoreParts = {
+      base,
+      recency: mind.decisions.recencyPenalty(goal.id, tool.name),
+      novelty: mind.decisions.used(goal.id, tool.name) ? 0 : NOVELTY_BONUS,
+      episodic: recalledTools.has(tool.name) ? EPISODIC_BONUS : 0,
+      pressure: tool.consolidates && orientation.pressure >= NEARLY_FULL ? PRESSURE_BONUS : 0,
+      archetype: mind.adjusters.archetype(goal, tool),
+    };
+    const plan = mind.adjusters.plan(goal, tool);
+    if (plan !== undefined) parts.plan = plan;
+    const q = quantise(parts);
+    candidates.push({ tool, parts: q, score: totalScore(q) });
+  }
+  return candidates.sort((a, b) => b.score - a.score);
+}
+
+/** The base score of a tool, or null when a semantic tool is below its threshold. */
+export function baseScore(tool: Tool, ctx: ScoringContext): number | null {
+  const scoring = tool.scoring;
+  switch (scoring.kind) {
+    case 'core':
+      return clamp01(scoring.base(ctx));
+    case 'adaptive':
+      return Math.max(scoring.floor, clamp01(scoring.base(ctx)));
+    case 'semantic': {
+      const similarity = semanticSimilarity(ctx.mind, ctx.goal, tool);
+      return similarity >= scoring.threshold ? clamp01(similarity * scoring.multiplier) : null;
+    }
+  }
+}
+
+/**
+ * Chooses the best tool, records the choice in the decision log and starts a
+ * new cycle. Returns null when no tool is available.
+ */
+export function decideTool(mind: Mind, orientation: Orientation, toolContext: ToolContext): Decision | null {
+  const candidates = scoreTools(mind, orientation);
+  const best = candidates[0];
+  if (!best) return null;
+  const cycle = mind.nextCycle();
+  const { goal } = orientation;
+  mind.decisions.record(goal.id, best.tool.name);
+  const second = candidates[1];
+  let impasse: string | undefined;
+  if (best.score < IMPASSE_FLOOR) impasse = `best score ${best.score.toFixed(2)} is below ${IMPASSE_FLOOR}`;
+  else if (second && best.score - second.score <= IMPASSE_MARGIN + 1e-9) {
+    impasse = `${best.tool.name} and ${second.tool.name} are within ${IMPASSE_MARGIN} (${best.score.toFixed(2)} vs ${second.score.toFixed(2)})`;
+  }
+  const decision: Decision = {
+    goalId: goal.id,
+    tool: best.tool.name,
+    score: best.score,
+    parts: best.parts,
+    breakdown: formatBreakdown(best.parts),
+    input: best.tool.propose(toolContext),
+    alternatives: candidates.slice(1, 4).map((c) => ({ tool: c.tool.name, score: c.score })),
+    reason: explain(best),
+    cycle,
+  };
+  if (impasse) decision.impasse = impasse;
+  mind.remember({
+    content: `decided ${best.tool.name} for ${goal.id} ${decision.breakdown}`,
+    symbols: [],
+    kind: 'Decision',
+    at: toolContext.now(),
+    relevance: 0.5,
+    goalId: goal.id,
+  });
+  return decision;
+}
+
+function explain(best: Candidate): string {
+  const p = best.parts;
+  const notes: string[] = [];
+  if (p.novelty > 0) notes.push('not yet tried on this goal');
+  if (p.recency > 0) notes.push('used recently');
+  if (p.episodic > 0) notes.push('worked in a recalled episode');
+  if (p.pressure > 0) notes.push('memory nearly full');
+  if (p.plan !== undefined && p.plan > 0) notes.push('next step of the plan');
+  return `${best.tool.name} scored highest${notes.length ? ` (${notes.join(', ')})` : ''}`;
+}
+
+function clamp01(x: number): number {
+  return Number.isFinite(x) ? Math.max(0, Math.min(1, x)) : 0;
+}

@@ -1,0 +1,53 @@
+/**
+ * memory_recall (core, consolidating): recalls episodes and working-memory
+ * entries relevant to the goal. When memory is nearly full it consolidates
+ * first, which is why it earns seed 001's pressure bonus.
+ */
+import { z } from 'zod';
+import { consolidate } from '../consolidation.js';
+import { keywords } from '../text.js';
+import type { Tool } from '../tool.js';
+
+const Input = z.object({
+  query: z.string().min(1, 'query is required'),
+  topK: z.number().int().positive().max(50).default(5),
+});
+
+export const memoryRecall: Tool<z.infer<typeof Input>> = {
+  name: 'memory_recall',
+  description: 'Recall past episodes and working-memory entries relevant to a query; consolidates when memory is nearly full.',
+  keywords: [
+    'remember', 'recall', 'memory', 'past', 'episode', 'before', 'previous', 'history', 'experience', 'earlier',
+    'learned', 'context', 'retrieve', 'consolidate', 'review', 'what', 'happened', 'again',
+  ],
+  danger: 'safe',
+  capabilities: ['memory.read', 'memory.consolidate'],
+  consolidates: true,
+  input: Input,
+  scoring: {
+    kind: 'core',
+    base: ({ mind, goal }) => (mind.episodes.recall(goal.description, 1).length > 0 ? 0.6 : 0.3),
+  },
+  propose({ goal }) {
+    return { query: `${goal.description} ${goal.criteria}`.trim(), topK: 5 };
+  },
+  execute({ query, topK }, { mind, now }) {
+    const consolidated = mind.memory.pressure >= mind.config.consolidationPressure ? consolidate(mind, now()) : null;
+    const episodes = mind.episodes.recall(query, topK);
+    const terms = new Set(keywords(query));
+    const entries = mind.memory
+      .all()
+      .filter((e) => keywords(e.content).some((w) => terms.has(w)))
+      .slice(-topK);
+    for (const entry of entries) mind.memory.consult(entry);
+    const symbols = [...new Set(episodes.flatMap((e) => e.learnings))];
+    const note = consolidated ? ` after consolidating ${consolidated.freed} entries into ${consolidated.episodes} episode(s)` : '';
+    return {
+      ok: true,
+      summary: `recalled ${episodes.length} episode(s) and ${entries.length} entry(ies)${note}`,
+      content: [...episodes.map((e) => e.summary), ...entries.map((e) => e.content)].join('; '),
+      symbols,
+      data: { episodes: episodes.map((e) => e.id), entries: entries.map((e) => e.id), consolidated },
+    };
+  },
+};

@@ -1,0 +1,86 @@
+/**
+ * Seed 001's utility score and its breakdown string:
+ *
+ *   total = base − recency + novelty + episodic + pressure + archetype (+ plan)
+ *
+ * Every part is quantised to hundredths before it is summed, so the printed
+ * parts always add up to the printed score exactly:
+ * `[score=0.85: base=0.70 recency=-0.00 novelty=+0.15 episodic=+0.00 pressure=+0.00 archetype=+0.000]`
+ * (a plan bonus, when a plan steers the choice, is appended as ` plan=+0.10`).
+ */
+export interface ScoreParts {
+  base: number;
+  /** The penalty as a positive number: 0.4 / 0.2 / 0.1 (seed 001). */
+  recency: number;
+  novelty: number;
+  episodic: number;
+  pressure: number;
+  /** Psyche bias in [-0.07, +0.07]. */
+  archetype: number;
+  /** Plan bonus; absent when no plan step names the tool. */
+  plan?: number;
+}
+
+export const RECENCY_PENALTIES = [0.4, 0.2, 0.1] as const;
+export const NOVELTY_BONUS = 0.15;
+export const EPISODIC_BONUS = 0.2;
+export const PRESSURE_BONUS = 0.2;
+export const ARCHETYPE_LIMIT = 0.07;
+
+const hundredths = (x: number): number => Math.round(x * 100);
+
+/** Quantises every part to hundredths (archetype clamped to ±0.07). */
+export function quantise(parts: ScoreParts): ScoreParts {
+  const out: ScoreParts = {
+    base: hundredths(parts.base) / 100,
+    recency: hundredths(parts.recency) / 100,
+    novelty: hundredths(parts.novelty) / 100,
+    episodic: hundredths(parts.episodic) / 100,
+    pressure: hundredths(parts.pressure) / 100,
+    archetype: hundredths(Math.max(-ARCHETYPE_LIMIT, Math.min(ARCHETYPE_LIMIT, parts.archetype))) / 100,
+  };
+  if (parts.plan !== undefined) out.plan = hundredths(parts.plan) / 100;
+  return out;
+}
+
+/** The total of quantised parts, exact to the hundredth. */
+export function totalScore(parts: ScoreParts): number {
+  const sum =
+    hundredths(parts.base) -
+    hundredths(parts.recency) +
+    hundredths(parts.novelty) +
+    hundredths(parts.episodic) +
+    hundredths(parts.pressure) +
+    hundredths(parts.archetype) +
+    (parts.plan === undefined ? 0 : hundredths(parts.plan));
+  return sum / 100;
+}
+
+const signed = (x: number, digits: number): string => (x < 0 ? '-' : '+') + Math.abs(x).toFixed(digits);
+
+/** Formats the breakdown string in the seed's exact format. */
+export function formatBreakdown(parts: ScoreParts): string {
+  const q = quantise(parts);
+  const plan = q.plan === undefined ? '' : ` plan=${signed(q.plan, 2)}`;
+  return (
+    `[score=${totalScore(q).toFixed(2)}: base=${q.base.toFixed(2)} recency=-${q.recency.toFixed(2)} ` +
+    `novelty=${signed(q.novelty, 2)} episodic=${signed(q.episodic, 2)} pressure=${signed(q.pressure, 2)} ` +
+    `archetype=${signed(q.archetype, 3)}${plan}]`
+  );
+}
+
+/** Parses a breakdown string back into its score and parts (for tests and tools). */
+export function parseBreakdown(text: string): { score: number; parts: ScoreParts } | null {
+  const m = /^\[score=(-?\d+\.\d{2}): base=(-?\d+\.\d{2}) recency=-(\d+\.\d{2}) novelty=([+-]\d+\.\d{2}) episodic=([+-]\d+\.\d{2}) pressure=([+-]\d+\.\d{2}) archetype=([+-]\d+\.\d{3})(?: plan=([+-]\d+\.\d{2}))?\]$/.exec(text);
+  if (!m) return null;
+  const parts: ScoreParts = {
+    base: Number(m[2]),
+    recency: Number(m[3]),
+    novelty: Number(m[4]),
+    episodic: Number(m[5]),
+    pressure: Number(m[6]),
+    archetype: Number(m[7]),
+  };
+  if (m[8] !== undefined) parts.plan = Number(m[8]);
+  return { score: Number(m[1]), parts };
+}

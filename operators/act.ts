@@ -1,0 +1,93 @@
+/**
+ * act: runs the decided tool (unless the pass was vetoed), evaluates the goal
+ * (seed 001: Completed / Advanced / Failed, stall decomposition, provenance)
+ * and records an `action` event plus a `goal` event per goal change. A tool's
+ * `followUp` becomes a feedback signal at depth + 1. A tool that throws is
+ * recorded as a failed action and re-thrown as a ToolFailure for recover.
+ *
+ *   cycles:  --c--|
+ *   act():   --c--|        (sync tools)
+ *   act():   --~~~c--|     (async tools: c is emitted when the tool settles)
+ */
+import { from, mergeMap, of, type OperatorFunction } from 'rxjs';
+import { evaluateOutcome, type ToolResult } from '../mind/goalEvaluation.js';
+import { ToolFailure, type ToolOutput } from '../mind/tool.js';
+import { runTool } from '../mind/toolRun.js';
+import type { Decision } from '../mind/toolSelection.js';
+import { record, type Cycle } from '../streams/cycle.js';
+import type { Runtime } from '../streams/runtime.js';
+import { toolContext } from './toolContext.js';
+
+export function act(runtime: Runtime): OperatorFunction<Cycle, Cycle> {
+  return mergeMap((cycle) => {
+    const done = actStage(runtime, cycle);
+    return done instanceof Promise ? from(done) : of(done);
+  });
+}
+
+/** The function behind {@link act}: synchronous unless the tool is asynchronous. */
+export function actStage(runtime: Runtime, cycle: Cycle): Cycle | Promise<Cycle> {
+  const decision = cycle.decision;
+  if (!decision || !cycle.goal) return cycle;
+  if (cycle.veto !== undefined) return finish(runtime, cycle, decision, { kind: 'vetoed', reason: cycle.veto });
+  let output: ToolOutput | Promise<ToolOutput>;
+  try {
+    output = runTool(decision, toolContext(runtime, cycle.goal));
+  } catch (error) {
+    throw failed(runtime, cycle, decision, error);
+  }
+  if (output instanceof Promise) {
+    return output.then(
+      (settled) => finish(runtime, cycle, decision, { kind: 'ok', output: settled }),
+      (error: unknown) => {
+        throw failed(runtime, cycle, decision, error);
+      },
+    );
+  }
+  return finish(runtime, cycle, decision, { kind: 'ok', output });
+}
+
+/** Records a tool failure as a failed action; returns the error for recover. */
+function failed(runtime: Runtime, cycle: Cycle, decision: Decision, error: unknown): unknown {
+  if (error instanceof ToolFailure) finish(runtime, cycle, decision, { kind: 'failed', error: error.message });
+  return error;
+}
+
+function finish(runtime: Runtime, cycle: Cycle, decision: Decision, result: ToolResult): Cycle {
+  const { mind } = runtime;
+  const outcome = evaluateOutcome(mind, decision, result, runtime.now());
+  cycle.outcome = outcome;
+  record(runtime, cycle, 'action', {
+    goalId: decision.goalId,
+    tool: decision.tool,
+    status: outcome.status,
+    summary: outcome.summary.slice(0, 400),
+    progress: outcome.progress,
+    input: decision.input,
+    stateHash: mind.stateHash(),
+  });
+  for (const { goal, change } of outcome.changes) {
+    const body = { goalId: goal.id, description: goal.description, status: goal.status, priority: goal.priority, change } as {
+      goalId: string;
+      description: string;
+      status: typeof goal.status;
+      priority: number;
+      change: string;
+      parentId?: string;
+    };
+    if (goal.parentId) body.parentId = goal.parentId;
+    record(runtime, cycle, 'goal', body);
+  }
+  if (result.kind === 'ok' && result.output.followUp && mind.goals.get(decision.goalId)?.status === 'Active') {
+    cycle.followUp = {
+      type: 'feedback',
+      depth: cycle.signal.depth + 1,
+      meta: cycle.signal.meta,
+      at: runtime.now(),
+      goalId: decision.goalId,
+      tool: decision.tool,
+      reason: result.output.followUp,
+    };
+  }
+  return cycle;
+}

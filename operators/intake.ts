@@ -1,0 +1,85 @@
+/**
+ * Signal intake: what a signal does to the mind before any cycle runs. A goal
+ * is added, a fact enters the graph, user input and sensor readings become
+ * working-memory observations, a command runs, and every signal from outside
+ * is acknowledged with a `perceived` event.
+ */
+import { record, type Cycle } from '../streams/cycle.js';
+import type { Runtime } from '../streams/runtime.js';
+
+export function intake(runtime: Runtime, cycle: Cycle): void {
+  const { mind } = runtime;
+  const signal = cycle.signal;
+  const at = runtime.now();
+  if (signal.depth === 0 && isExternal(signal.type)) {
+    const perceived = { source: signal.meta.source ?? 'unknown', signalType: signal.type, depth: signal.depth } as {
+      source: string;
+      signalType: string;
+      depth: number;
+      line?: number;
+    };
+    if (signal.meta.line !== undefined) perceived.line = signal.meta.line;
+    record(runtime, cycle, 'perceived', perceived);
+  }
+  switch (signal.type) {
+    case 'goal': {
+      const goal = mind.addGoal({
+        description: signal.description,
+        criteria: signal.criteria,
+        priority: signal.priority,
+        ...(signal.stallThreshold ? { stallThreshold: signal.stallThreshold } : {}),
+      });
+      record(runtime, cycle, 'goal', {
+        goalId: goal.id,
+        description: goal.description,
+        status: goal.status,
+        priority: goal.priority,
+        change: 'added',
+      });
+      return;
+    }
+    case 'fact': {
+      const added = mind.graph.add(signal.subject, signal.predicate, signal.object, signal.confidence);
+      record(runtime, cycle, 'fact', { subject: signal.subject, predicate: signal.predicate, object: signal.object, added });
+      return;
+    }
+    case 'input': {
+      mind.remember({ content: `input: ${signal.text}`.slice(0, 400), symbols: [], kind: 'Observation', at, relevance: 0.6 });
+      record(runtime, cycle, 'input', signal.replyTo ? { text: signal.text, replyTo: signal.replyTo } : { text: signal.text });
+      return;
+    }
+    case 'sensor': {
+      mind.remember({
+        content: `sensor ${signal.sensor} = ${JSON.stringify(signal.value)}`.slice(0, 400),
+        symbols: [],
+        kind: 'Observation',
+        at,
+        relevance: 0.2,
+      });
+      record(runtime, cycle, 'sensor', { sensor: signal.sensor, value: signal.value });
+      return;
+    }
+    case 'command': {
+      const handler = runtime.commands.get(signal.command);
+      const result = handler ? handler(runtime, cycle) : `no handler for "${signal.command}" in this agent`;
+      record(runtime, cycle, 'command', { command: signal.command, result });
+      return;
+    }
+    case 'heartbeat':
+      record(runtime, cycle, 'heartbeat', { beat: signal.beat });
+      return;
+    case 'feedback':
+      mind.remember({ content: `feedback: ${signal.reason}`.slice(0, 400), symbols: [], kind: 'Inference', at, relevance: 0.6, ...(signal.goalId ? { goalId: signal.goalId } : {}) });
+      return;
+    case 'error':
+      mind.remember({ content: `error: ${signal.message}`.slice(0, 400), symbols: [], kind: 'Observation', at, relevance: 0.6 });
+      return;
+    case 'tick':
+    case 'rejected':
+      return;
+  }
+}
+
+function isExternal(type: string): boolean {
+  return type === 'goal' || type === 'fact' || type === 'input' || type === 'sensor' || type === 'command';
+}

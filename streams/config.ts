@@ -1,0 +1,149 @@
+/**
+ * Agent configuration: one zod schema, merged defaults < file < environment < flags.
+ *
+ * Environment variables are `OODA_` + the key path in upper snake case, nested
+ * keys joined by `__`: `OODA_MAX_CYCLES=50`, `OODA_TOOLS__SHELL_EXEC=true`.
+ * A bad value anywhere is a {@link ConfigError} naming the key and the reason.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { MindConfig } from '../mind/config.js';
+
+export const AgentConfig = MindConfig.extend({
+    /** Stop `run` after this many cycles (seed 001: 1000). */
+    maxCycles: z.number().int().nonnegative().default(1000),
+    /** Heartbeat period in ms (seed 004: 60 s); 0 turns the heartbeat off. */
+    heartbeatMs: z.number().int().nonnegative().default(60_000),
+    /** Pause between driven cycles in ms; 0 runs them back to back. */
+    paceMs: z.number().int().nonnegative().default(0),
+    /** Feedback depth limit (seed 004: 10). */
+    maxDepth: z.number().int().positive().default(10),
+    /** Auto-save period in ms on the heartbeat (seed 004: 300 s). */
+    autoSaveMs: z.number().int().nonnegative().default(300_000),
+    /** Reflection settings (seed 002): every `interval` cycles. */
+    reflection: z
+      .object({
+        interval: z.number().int().positive().default(5),
+        minCyclesWorked: z.number().int().nonnegative().default(0),
+      })
+      .strict()
+      .default({ interval: 5, minCyclesWorked: 0 }),
+    /**
+     * Loop-detector settings (seed 003). Validated by the detector itself: an
+     * invalid value falls back to its default with a warning event.
+     */
+    loopDetection: z.record(z.string(), z.unknown()).default({}),
+}).strict();
+
+export type AgentConfig = z.infer<typeof AgentConfig>;
+export type AgentConfigInput = z.input<typeof AgentConfig>;
+
+export class ConfigError extends Error {
+  constructor(
+    readonly key: string,
+    readonly reason: string,
+    readonly origin: string,
+  ) {
+    super(`config ${origin}: ${key}: ${reason}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** The defaults, fully resolved. */
+export function defaultConfig(): AgentConfig {
+  return AgentConfig.parse({});
+}
+
+type Layer = { origin: string; values: Record<string, unknown> };
+
+/**
+ * Merges layers in order (later wins, objects merged key by key) and validates
+ * the result. Throws {@link ConfigError} naming the first bad key and which
+ * layer it came from.
+ */
+export function resolveConfig(layers: Layer[]): AgentConfig {
+  let merged: Record<string, unknown> = {};
+  for (const layer of layers) merged = deepMerge(merged, layer.values);
+  const parsed = AgentConfig.safeParse(merged);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const key = issue.path.join('.') || (issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : '(root)');
+  const origin = layers.findLast((l) => hasPath(l.values, issue.path))?.origin ?? 'defaults';
+  throw new ConfigError(key, issue.message, origin);
+}
+
+/** Reads a JSON config file; names the file and the problem when it cannot. */
+export function readConfigFile(path: string): Layer {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError('(file)', `cannot read ${path}: ${(error as Error).message}`, path);
+  }
+  try {
+    const values = JSON.parse(text) as unknown;
+    if (values === null || typeof values !== 'object' || Array.isArray(values)) {
+      throw new Error('expected a JSON object');
+    }
+    return { origin: path, values: values as Record<string, unknown> };
+  } catch (error) {
+    throw new ConfigError('(file)', `not valid JSON: ${(error as Error).message}`, path);
+  }
+}
+
+/** Reads `OODA_*` variables into a layer, coercing numbers, booleans and JSON arrays. */
+export function configFromEnvironment(env: NodeJS.ProcessEnv): Layer {
+  const values: Record<string, unknown> = {};
+  for (const [name, raw] of Object.entries(env)) {
+    if (!name.startsWith('OODA_') || raw === undefined) continue;
+    const path = name
+      .slice(5)
+      .split('__')
+      .map((part) => part.toLowerCase().replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()));
+    setPath(values, path, coerce(raw));
+  }
+  return { origin: 'environment', values };
+}
+
+function coerce(raw: string): unknown {
+  const trimmed = raw.trim();
+  if (/^-?\d+(\.\d+)?$/.test(trimmed) || trimmed === 'true' || trimmed === 'false' || /^[[{]/.test(trimmed)) {
+    try {
+      return JSON.parse(trimmed);
+    } catch {
+      return raw;
+    }
+  }
+  return raw;
+}
+
+function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const prior = out[key];
+    out[key] = isPlainObject(prior) && isPlainObject(value) ? deepMerge(prior, value) : value;
+  }
+  return out;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {
+  let node = target;
+  for (const key of path.slice(0, -1)) {
+    if (!isPlainObject(node[key])) node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[path[path.length - 1]!] = value;
+}
+
+function hasPath(values: Record<string, unknown>, path: readonly PropertyKey[]): boolean {
+  let node: unknown = values;
+  for (const key of path) {
+    if (!isPlainObject(node) || !(String(key) in node)) return false;
+    node = node[String(key)];
+  }
+  return true;
+}

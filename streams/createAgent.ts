@@ -1,0 +1,246 @@
+/**
+ * The composition root: wires sources → perceive → feedback(observe → orient →
+ * decide → act → consolidate) → watchers → events, shared by every sink.
+ *
+ * ```ts
+ * const agent = createAgent({ config: { maxCycles: 20 } });
+ * const events$ = agent.run({ inputs: [fromNdjson(process.stdin)] });
+ * events$.subscribe(toNdjson(process.stdout));
+ * events$.connect();
+ * ```
+ *
+ * The run ends when input has ended and nothing is left to do, at `maxCycles`,
+ * on a `stop` command, or on `agent.stop()`: sources stop first, in-flight
+ * work drains, then the event stream completes (sinks flush on completion).
+ */
+import {
+  asyncScheduler,
+  concat,
+  concatMap,
+  connectable,
+  defer,
+  finalize,
+  from,
+  map,
+  merge,
+  mergeMap,
+  of,
+  pipe,
+  queueScheduler,
+  Subject,
+  subscribeOn,
+  takeUntil,
+  tap,
+  type Connectable,
+  type Observable,
+  type OperatorFunction,
+  type SchedulerLike,
+} from 'rxjs';
+import { Mind } from '../mind/mind.js';
+import type { Tool } from '../mind/tool.js';
+import { builtinTools } from '../mind/tools/index.js';
+import { act } from '../operators/act.js';
+import { consolidate } from '../operators/consolidate.js';
+import { decide } from '../operators/decide.js';
+import { feedback } from '../operators/feedback.js';
+import { observe } from '../operators/observe.js';
+import { orient } from '../operators/orient.js';
+import { perceive } from '../operators/perceive.js';
+import { stamp } from '../operators/stamp.js';
+import { builtinCommands } from './commands.js';
+import { AgentConfig, type AgentConfigInput } from './config.js';
+import type { Cycle } from './cycle.js';
+import { CycleDriver } from './driver.js';
+import type { AgentEvent, Draft } from './events.js';
+import { createRuntime, type CommandHandler, type Runtime } from './runtime.js';
+import type { Signal, Stimulus } from './signals.js';
+
+/** The default stages, for building a custom cycle. */
+export interface Stages {
+  observe: OperatorFunction<Cycle, Cycle>;
+  orient: OperatorFunction<Cycle, Cycle>;
+  decide: OperatorFunction<Cycle, Cycle>;
+  act: OperatorFunction<Cycle, Cycle>;
+  consolidate: OperatorFunction<Cycle, Cycle>;
+}
+
+/** Builds a stateful operator over the stream of finished passes (loop detection, reflection). */
+export type Watcher = (runtime: Runtime) => OperatorFunction<Cycle, Cycle>;
+
+export interface AgentOptions {
+  /** Configuration; missing keys take their defaults. */
+  config?: AgentConfigInput;
+  /** The only clock. Default: asyncScheduler; pass a TestScheduler for marble tests. */
+  scheduler?: SchedulerLike;
+  /** Session id stamped on every event. Default `session-1`. */
+  session?: string;
+  /** A mind to run (e.g. restored from a store). Default: a fresh mind with the built-in tools. */
+  mind?: Mind;
+  /** Extra tools, registered after the built-ins. */
+  tools?: Tool[];
+  /** Replace the cycle: receives the default stages, returns the chain (e.g. with a veto before act). */
+  cycle?: (stages: Stages, runtime: Runtime) => OperatorFunction<Cycle, Cycle>;
+  /** Stateful operators over finished passes, applied in order. */
+  watchers?: Watcher[];
+  /** Extra command handlers (by command name). */
+  commands?: Iterable<[string, CommandHandler]>;
+  /** Sequence number of the first event. Default 1. */
+  firstSeq?: number;
+}
+
+export interface AgentSources {
+  /** Finite inputs (stdin, a file): the run may end once they have all ended. */
+  inputs?: Observable<Stimulus>[];
+  /** Finite, trusted, already-built signals (a replayed recording); they count as inputs. */
+  signals?: Observable<Signal>[];
+  /** Signals that never end the run by themselves (heartbeat, sensors); stopped first on shutdown. */
+  ambient?: Observable<Signal>[];
+  /** Keep running after inputs end while there is no work (a WebSocket server is listening). */
+  keepAlive?: boolean;
+  /** Feed exactly these signals and never drive ticks (replay). */
+  drive?: boolean;
+}
+
+export interface Agent {
+  readonly runtime: Runtime;
+  readonly mind: Mind;
+  readonly config: AgentConfig;
+  readonly session: string;
+  /**
+   * Runs the agent over the sources. Returns one shared event stream: subscribe
+   * every sink, then call `connect()`.
+   */
+  run(sources?: AgentSources): Connectable<AgentEvent>;
+  /** Stops gracefully: sources first, in-flight work drains, then the stream completes. */
+  stop(reason?: string): void;
+  /** Feeds a signal into the running agent (as internal input, no validation). */
+  inject(signal: Signal): void;
+}
+
+type Incoming = { signal: Signal } | { rejected: Draft<'rejected'> };
+
+/** A pass that only reports a rejected stimulus. */
+function rejectionPass(rejected: Draft<'rejected'>): Cycle {
+  const meta = rejected.line === undefined ? { source: rejected.source } : { source: rejected.source, line: rejected.line };
+  return { signal: { type: 'rejected', depth: 0, meta, reason: rejected.reason }, events: [rejected] };
+}
+
+export function createAgent(options: AgentOptions = {}): Agent {
+  const config = AgentConfig.parse(options.config ?? {});
+  const scheduler = options.scheduler ?? asyncScheduler;
+  const session = options.session ?? 'session-1';
+  const mind = options.mind ?? new Mind({ config, tools: builtinTools(), seed: config.seed });
+  for (const tool of options.tools ?? []) mind.tools.register(tool);
+  let stopRun: (reason: string) => void = () => undefined;
+  let injectSignal: (signal: Signal) => void = () => undefined;
+  const runtime = createRuntime({
+    mind,
+    config,
+    scheduler,
+    commands: [
+      ...builtinCommands(),
+      ['stop', () => (stopRun('stop command'), 'stopping')],
+      ...(options.commands ?? []),
+    ],
+  });
+  const stages: Stages = {
+    observe: observe(runtime),
+    orient: orient(runtime),
+    decide: decide(runtime),
+    act: act(runtime),
+    consolidate: consolidate(runtime),
+  };
+  const cycleOp = options.cycle
+    ? options.cycle(stages, runtime)
+    : pipe(stages.observe, stages.orient, stages.decide, stages.act, stages.consolidate);
+  const watchers = (options.watchers ?? []).map((w) => w(runtime));
+
+  const run = (sources: AgentSources = {}): Connectable<AgentEvent> => {
+    const halt$ = new Subject<void>();
+    const internal$ = new Subject<Signal>();
+    let halted = false;
+    let haltReason = 'input ended';
+    let inputsEnded = false;
+    let pending = 0;
+    const drive = sources.drive ?? true;
+    const driver = new CycleDriver(runtime, (tick) => internal$.next(tick), { paceMs: config.paceMs });
+
+    const settleIfIdle = (): void => {
+      if (halted) return;
+      if (mind.cycle >= config.maxCycles && drive) return halt('max cycles reached');
+      if (inputsEnded && !sources.keepAlive && pending === 0 && !driver.busy && !(drive && driver.hasWork)) {
+        halt(mind.goals.hasActive() ? 'input ended (agent paused)' : 'input ended and no goal is active');
+      }
+    };
+    const halt = (reason: string): void => {
+      if (halted) return;
+      halted = true;
+      haltReason = reason;
+      driver.halt();
+      halt$.next();
+      halt$.complete();
+      if (pending === 0) internal$.complete();
+    };
+    stopRun = halt;
+    injectSignal = (signal) => {
+      if (!halted) internal$.next(signal);
+    };
+
+    const stamped = (signal: Signal): Incoming => ({ signal: { ...signal, at: signal.at ?? scheduler.now() } });
+    const inputs$ = merge(
+      merge(...(sources.inputs ?? [])).pipe(
+        perceive(runtime),
+        map((p): Incoming => (p.ok ? { signal: p.signal } : { rejected: p.rejected })),
+      ),
+      merge(...(sources.signals ?? [])).pipe(map(stamped)),
+    ).pipe(
+      takeUntil(halt$),
+      finalize(() => {
+        inputsEnded = true;
+        scheduler.schedule(settleIfIdle);
+      }),
+    );
+    const ambient$ = merge(...(sources.ambient ?? [])).pipe(takeUntil(halt$));
+    const incoming$ = merge(inputs$, merge(ambient$, internal$).pipe(map(stamped)));
+
+    const passes$ = incoming$.pipe(
+      tap(() => pending++),
+      concatMap((item) => {
+        const body$: Observable<Cycle> =
+          'rejected' in item ? of(rejectionPass(item.rejected)) : of(item.signal).pipe(feedback(runtime, cycleOp));
+        return body$.pipe(
+          subscribeOn(queueScheduler),
+          finalize(() => {
+            pending--;
+            if ('signal' in item && item.signal.type === 'tick') driver.settled();
+            else if (drive) driver.wake();
+            if (halted && pending === 0 && !driver.busy) internal$.complete();
+            else settleIfIdle();
+          }),
+        );
+      }),
+    );
+    const watched$ = watchers.reduce((stream, watcher) => stream.pipe(watcher), passes$);
+
+    const started: Draft<'session'> = { kind: 'session', cycle: mind.cycle, at: scheduler.now(), state: 'started' };
+    const events$ = concat(
+      defer(() => {
+        if (drive) scheduler.schedule(() => driver.wake());
+        return of<Draft>({ ...started, at: scheduler.now(), cycle: mind.cycle });
+      }),
+      watched$.pipe(mergeMap((cycle) => from(cycle.events))),
+      defer(() => of<Draft>({ kind: 'session', cycle: mind.cycle, at: scheduler.now(), state: 'stopped', reason: haltReason, cycles: mind.cycle })),
+    ).pipe(stamp(session, options.firstSeq ?? 1));
+    return connectable(events$, { connector: () => new Subject<AgentEvent>(), resetOnDisconnect: false });
+  };
+
+  return {
+    runtime,
+    mind,
+    config,
+    session,
+    run,
+    stop: (reason = 'stopped') => stopRun(reason),
+    inject: (signal) => injectSignal(signal),
+  };
+}

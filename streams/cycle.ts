@@ -1,0 +1,51 @@
+/**
+ * The cycle context: one pass of a signal through observe → orient → decide →
+ * act. Stage operators fill it in place and append the events they make to
+ * `events`; the pipeline emits those events in order once the pass is done.
+ *
+ * A user operator inserted between stages reads and annotates the same object
+ * (e.g. `cycle.veto = 'reason'` before act). Return the same object rather than
+ * a copy, so that recovery still sees every event recorded so far.
+ */
+import type { Goal } from '../mind/goals.js';
+import type { Outcome } from '../mind/goalEvaluation.js';
+import type { Observation, Orientation } from '../mind/observation.js';
+import type { Decision } from '../mind/toolSelection.js';
+import type { Draft, EventBody, EventKind } from './events.js';
+import type { Runtime } from './runtime.js';
+import type { Signal } from './signals.js';
+
+export interface Cycle {
+  readonly signal: Signal;
+  /** The goal this pass works on, when it runs a cycle. */
+  goal?: Goal;
+  observation?: Observation;
+  orientation?: Orientation;
+  /** The chosen tool; null when no tool was available. */
+  decision?: Decision | null;
+  /** Set (with a reason) to stop act from running the decided tool. */
+  veto?: string;
+  outcome?: Outcome;
+  /** A signal to re-enter the cycle with at depth + 1. */
+  followUp?: Signal;
+  /** Set by recover when this pass failed. */
+  failure?: { severity: 'transient' | 'critical'; message: string };
+  readonly events: Draft[];
+}
+
+/** Starts a pass for a signal: marks the mind's rollback point and opens the context. */
+export function beginCycle(runtime: Runtime, signal: Signal): Cycle {
+  runtime.mind.checkpoint();
+  return { signal, events: [] };
+}
+
+/** Appends an event to the pass, stamped with the current cycle and scheduler time. */
+export function record<K extends EventKind>(runtime: Runtime, cycle: Cycle, kind: K, body: EventBody<K>): void {
+  cycle.events.push({ kind, cycle: runtime.mind.cycle, at: runtime.now(), ...body } as Draft);
+}
+
+/** Marks a pass as vetoed before act (a user operator's or a skill's veto). */
+export function vetoCycle(cycle: Cycle, reason: string): Cycle {
+  if (cycle.decision) cycle.veto = reason;
+  return cycle;
+}

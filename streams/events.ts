@@ -1,0 +1,122 @@
+/**
+ * Events: what the agent emits. One stream, discriminated on `kind`; the same
+ * objects go to stdout as NDJSON, into SQLite and out over WebSocket.
+ *
+ * Every event carries `seq` (strictly increasing within a session, assigned
+ * where the stream leaves the agent), `session`, `cycle` (the agent's cycle
+ * count when the event was made) and `at` (scheduler time in ms).
+ */
+import { z } from 'zod';
+
+export type GoalStatus = 'Active' | 'Suspended' | 'Completed' | 'Failed';
+
+interface Bodies {
+  /** Bad input: not JSON, not a valid signal, or too long. The stream goes on. */
+  rejected: { source: string; line?: number; reason: string; preview?: string };
+  /** A signal accepted from outside (one per accepted line). */
+  perceived: { source: string; line?: number; signalType: string; depth: number };
+  observation: {
+    goalId: string;
+    activeGoals: { goalId: string; priority: number }[];
+    memorySize: number;
+    recent: string[];
+    recalled: string[];
+  };
+  orientation: {
+    goalId: string;
+    adjacentTriples: number;
+    activated: { symbol: string; activation: number }[];
+    episodeKnowledge: string[];
+    pressure: number;
+  };
+  decision: {
+    goalId: string;
+    tool: string;
+    score: number;
+    breakdown: string;
+    input: unknown;
+    alternatives: { tool: string; score: number }[];
+    impasse?: string;
+    reason: string;
+  };
+  action: {
+    goalId: string;
+    tool: string;
+    status: 'ok' | 'failed' | 'vetoed';
+    summary: string;
+    progress: 'completed' | 'advanced' | 'failed' | 'none';
+    input?: unknown;
+    stateHash?: string;
+  };
+  goal: {
+    goalId: string;
+    description: string;
+    status: GoalStatus;
+    priority: number;
+    parentId?: string;
+    change: string;
+  };
+  plan: Record<string, unknown>;
+  loop: Record<string, unknown>;
+  intervention: Record<string, unknown>;
+  reflection: Record<string, unknown>;
+  consolidation: { episodes: number; freed: number; reason: string };
+  question: { questionId: string; goalId?: string; text: string; timeoutMs: number };
+  error: {
+    severity: 'transient' | 'critical';
+    message: string;
+    rolledBack: boolean;
+    signalType?: string;
+    depth?: number;
+    tool?: string;
+  };
+  warning: { message: string; key?: string };
+  heartbeat: { beat: number };
+  sensor: { sensor: string; value: unknown };
+  fact: { subject: string; predicate: string; object: string; added: boolean };
+  input: { text: string; replyTo?: string };
+  command: { command: string; result: string };
+  session: {
+    state: 'started' | 'resumed' | 'paused' | 'running' | 'stopped' | 'saved';
+    reason?: string;
+    cycles?: number;
+  };
+}
+
+export type EventKind = keyof Bodies;
+export const EVENT_KINDS = [
+  'rejected', 'perceived', 'observation', 'orientation', 'decision', 'action', 'goal', 'plan', 'loop',
+  'intervention', 'reflection', 'consolidation', 'question', 'error', 'warning', 'heartbeat', 'sensor',
+  'fact', 'input', 'command', 'session',
+] as const satisfies readonly EventKind[];
+
+export interface EventHeader {
+  seq: number;
+  session: string;
+  cycle: number;
+  at: number;
+}
+
+/** An event as the mind and operators make it: no `seq`/`session` yet. */
+export type Draft<K extends EventKind = EventKind> = K extends EventKind
+  ? { kind: K; cycle: number; at: number } & Bodies[K]
+  : never;
+
+/** An event as it leaves the agent. */
+export type AgentEvent<K extends EventKind = EventKind> = K extends EventKind
+  ? { kind: K } & EventHeader & Bodies[K]
+  : never;
+
+export type EventOf<K extends EventKind> = AgentEvent<K>;
+export type EventBody<K extends EventKind> = Bodies[K];
+
+/** The envelope every event satisfies; used where events are read back (replay, store). */
+export const EventEnvelope = z
+  .object({
+    kind: z.enum(EVENT_KINDS),
+    seq: z.number().int().nonnegative(),
+    session: z.string(),
+    cycle: z.number().int().nonnegative(),
+    at: z.number(),
+  })
+  .passthrough();

@@ -1,0 +1,38 @@
+/**
+ * The runtime the operators work against: the mind, the configuration, the
+ * injected scheduler (the only clock) and the commands that reach beyond the
+ * mind (stop, save, and the ones extensions add).
+ */
+import type { SchedulerLike } from 'rxjs';
+import type { Mind } from '../mind/mind.js';
+import type { AgentConfig } from './config.js';
+import type { Cycle } from './cycle.js';
+
+/** Runs a command; returns the line reported in the `command` event. */
+export type CommandHandler = (runtime: Runtime, cycle: Cycle) => string;
+
+export interface Runtime {
+  readonly mind: Mind;
+  readonly config: AgentConfig;
+  readonly scheduler: SchedulerLike;
+  /** Scheduler time in ms. */
+  now(): number;
+  /** Command handlers by name; `pause`, `resume`, `status` and `consolidate` are built in. */
+  readonly commands: Map<string, CommandHandler>;
+}
+
+export function createRuntime(options: {
+  mind: Mind;
+  config: AgentConfig;
+  scheduler: SchedulerLike;
+  commands?: Iterable<[string, CommandHandler]>;
+}): Runtime {
+  const { scheduler } = options;
+  return {
+    mind: options.mind,
+    config: options.config,
+    scheduler,
+    now: () => scheduler.now(),
+    commands: new Map(options.commands ?? []),
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * Input signals: the one contract for everything that enters the agent.
+ *
+ * External signals (a line on stdin, a WebSocket message, a replayed row) are
+ * validated with {@link ExternalSignal}; internal ones are built by the runtime
+ * and are typed, not parsed. Every signal carries `depth` (0 when it enters from
+ * outside, +1 per feedback step), `meta` (source, session, correlation id) and,
+ * once perceived, `at` (scheduler time).
+ */
+import { z } from 'zod';
+
+export const SignalMeta = z
+  .object({
+    source: z.string().optional(),
+    session: z.string().optional(),
+    correlationId: z.string().optional(),
+    line: z.number().int().positive().optional(),
+  })
+  .strict();
+export type SignalMeta = z.infer<typeof SignalMeta>;
+
+const envelope = {
+  depth: z.number().int().min(0).default(0),
+  meta: SignalMeta.default({}),
+  at: z.number().optional(),
+};
+
+export const GoalSignal = z
+  .object({
+    type: z.literal('goal'),
+    description: z.string().trim().min(1, 'description must not be empty'),
+    criteria: z.string().default(''),
+    priority: z.number().int().min(0).max(255).default(128),
+    stallThreshold: z.number().int().positive().optional(),
+    ...envelope,
+  })
+  .strict();
+
+export const FactSignal = z
+  .object({
+    type: z.literal('fact'),
+    subject: z.string().trim().min(1),
+    predicate: z.string().trim().min(1),
+    object: z.string().trim().min(1),
+    confidence: z.number().min(0).max(1).default(1),
+    ...envelope,
+  })
+  .strict();
+
+export const InputSignal = z
+  .object({
+    type: z.literal('input'),
+    text: z.string(),
+    /** Answers the question with this id (see the `question` event); optional. */
+    replyTo: z.string().optional(),
+    ...envelope,
+  })
+  .strict();
+
+export const SensorSignal = z
+  .object({
+    type: z.literal('sensor'),
+    sensor: z.string().trim().min(1),
+    value: z.union([z.number(), z.string(), z.boolean(), z.record(z.string(), z.unknown())]),
+    ...envelope,
+  })
+  .strict();
+
+export const COMMANDS = ['reflect', 'consolidate', 'plan', 'pause', 'resume', 'stop', 'save', 'status'] as const;
+export type CommandName = (typeof COMMANDS)[number];
+
+export const CommandSignal = z
+  .object({
+    type: z.literal('command'),
+    command: z.enum(COMMANDS),
+    ...envelope,
+  })
+  .strict();
+
+/** What may enter from outside: stdin, WebSocket, replay. */
+export const ExternalSignal = z.discriminatedUnion('type', [
+  GoalSignal,
+  FactSignal,
+  InputSignal,
+  SensorSignal,
+  CommandSignal,
+]);
+export type ExternalSignal = z.infer<typeof ExternalSignal>;
+export type GoalSignal = z.infer<typeof GoalSignal>;
+export type FactSignal = z.infer<typeof FactSignal>;
+export type InputSignal = z.infer<typeof InputSignal>;
+export type SensorSignal = z.infer<typeof SensorSignal>;
+export type CommandSignal = z.infer<typeof CommandSignal>;
+
+export const EXTERNAL_SIGNAL_TYPES = ['goal', 'fact', 'input', 'sensor', 'command'] as const;
+
+interface InternalEnvelope {
+  depth: number;
+  meta: SignalMeta;
+  at?: number;
+}
+
+/** The driver's request to run one OODA cycle. */
+export interface TickSignal extends InternalEnvelope {
+  type: 'tick';
+}
+/** The heartbeat source's pulse (seed 004: latent maintenance, auto-save). */
+export interface HeartbeatSignal extends InternalEnvelope {
+  type: 'heartbeat';
+  beat: number;
+}
+/** Act's follow-up: re-enters the cycle at depth + 1. */
+export interface FeedbackSignal extends InternalEnvelope {
+  type: 'feedback';
+  goalId?: string;
+  tool?: string;
+  reason: string;
+}
+/** Recover's retry signal after an error (seed 004's `:loop-error`). */
+export interface ErrorSignal extends InternalEnvelope {
+  type: 'error';
+  message: string;
+  severity: 'transient' | 'critical';
+}
+
+/** Marks the pass that reports a stimulus perceive rejected; never enters the cycle. */
+export interface RejectedSignal extends InternalEnvelope {
+  type: 'rejected';
+  reason: string;
+}
+
+export type InternalSignal = TickSignal | HeartbeatSignal | FeedbackSignal | ErrorSignal | RejectedSignal;
+export type Signal = ExternalSignal | InternalSignal;
+export type SignalType = Signal['type'];
+
+/** Signals that run an OODA cycle when a goal is active; the rest are integrated only. */
+export const CYCLE_SIGNAL_TYPES: ReadonlySet<SignalType> = new Set(['tick', 'feedback', 'error']);
+
+/**
+ * A raw stimulus as sources deliver it, before perception: either a text line
+ * (stdin, WebSocket frame) or an already-structured value (CLI goals, sensors).
+ */
+export interface Stimulus {
+  source: string;
+  /** 1-based line number when the stimulus is a line of a stream. */
+  line?: number;
+  text?: string;
+  value?: unknown;
+  /** Set by a source that already knows this stimulus is unusable (e.g. an oversized line). */
+  problem?: string;
+}
