@@ -167,9 +167,11 @@ export function createAgent(options: AgentOptions = {}): Agent {
 
     const settleIfIdle = (): void => {
       if (halted) return;
-      if (mind.cycle >= config.maxCycles && drive) return halt('max cycles reached');
+      const atMax = drive && mind.cycle >= config.maxCycles;
+      // At max cycles a live run (keepAlive) stops at once; otherwise finite input is still read to its end.
+      if (atMax && sources.keepAlive) return halt('max cycles reached');
       if (inputsEnded && !sources.keepAlive && pending === 0 && !driver.busy && !(drive && driver.hasWork)) {
-        halt(mind.goals.hasActive() ? 'input ended (agent paused)' : 'input ended and no goal is active');
+        halt(atMax ? 'max cycles reached' : mind.goals.hasActive() ? 'input ended (agent paused)' : 'input ended and no goal is active');
       }
     };
     const halt = (reason: string): void => {

@@ -1,0 +1,32 @@
+/**
+ * `ooda demo` (what `npm start` runs): the agent on the embedded demo
+ * knowledge base and goals, printing a readable log of its cycles.
+ */
+import { demoGoals, demoKnowledgeFile } from '../../streams/index.js';
+import { log, withSignals, type Command } from '../cli.js';
+import { startProgram } from '../../streams/index.js';
+import { parseRun, RUN_USAGE } from './run.js';
+
+export const demo: Command = {
+  summary: 'run the agent on the embedded demo knowledge base and goals (what npm start runs)',
+  usage: RUN_USAGE.replace('ooda run [--goal TEXT]... [options]', 'ooda demo [options]'),
+  async run(argv) {
+    const { help, options } = parseRun(['--max-cycles', '60', '--heartbeat', '0', ...argv], {
+      goals: demoGoals(),
+      files: [demoKnowledgeFile()],
+      format: 'pretty',
+      readStdin: false,
+    });
+    if (help) {
+      process.stdout.write(`${demo.usage}\n`);
+      return 0;
+    }
+    log(`demo: ${options.goals.length} goals over ${demoKnowledgeFile()}`);
+    const program = startProgram(options, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+    const code = await withSignals(program.stop, program.done);
+    const goals = program.agent.mind.goals.all();
+    const count = (status: string) => goals.filter((g) => g.status === status).length;
+    log(`demo ended (${await program.done}) after ${program.agent.mind.cycle} cycles: ${count('Completed')} completed, ${count('Failed')} failed, ${count('Active')} active, ${count('Suspended')} suspended`);
+    return code;
+  },
+};

@@ -1,0 +1,8 @@
+/**
+ * The CLI's commands by name; each lives in its own file.
+ */
+import type { Command } from '../cli.js';
+import { demo } from './demo.js';
+import { run } from './run.js';
+
+export const COMMANDS: Record<string, Command> = { run, demo };

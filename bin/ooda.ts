@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+/**
+ * The `ooda` command: dispatches to a subcommand and turns its result into an
+ * exit code. Usage errors name the problem and exit 2.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError, packageRoot } from '../streams/index.js';
+import { UsageError, type Command } from './cli.js';
+import { COMMANDS } from './commands/index.js';
+
+function help(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return `usage: ooda COMMAND [options]\n\ncommands:\n${lines.join('\n')}\n\n'ooda COMMAND --help' shows a command's options; 'ooda --version' the version.`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${help()}\n`);
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
+    process.stdout.write(`ooda-rx ${pkg.version}\n`);
+    return 0;
+  }
+  const command: Command | undefined = COMMANDS[name];
+  if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)} (try 'ooda --help')`);
+  return command.run(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError || error instanceof ConfigError) {
+      process.stderr.write(`ooda: ${error.message}\n`);
+      process.exitCode = 2;
+    } else {
+      process.stderr.write(`ooda: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exitCode = 1;
+    }
+  },
+);

@@ -1,0 +1,50 @@
+/**
+ * toPrettyLog: a human-readable line per interesting event, for people
+ * watching the agent in a terminal (`ooda demo`, `ooda run --format pretty`).
+ * Perception and orientation detail is left out; decisions show their breakdown.
+ */
+import type { Writable } from 'node:stream';
+import type { Observer } from 'rxjs';
+import type { AgentEvent } from '../streams/events.js';
+
+export function toPrettyLog(writable: Writable): Partial<Observer<AgentEvent>> {
+  return {
+    next(event) {
+      const line = describe(event);
+      if (line) writable.write(`${String(event.cycle).padStart(4)} │ ${line}\n`);
+    },
+  };
+}
+
+/** One line for an event, or null for events that only add noise in a terminal. */
+export function describe(event: AgentEvent): string | null {
+  switch (event.kind) {
+    case 'session':
+      return `session ${event.state}${event.reason ? ` (${event.reason})` : ''}`;
+    case 'goal':
+      return `goal ${event.goalId} ${event.change} → ${event.status} p${event.priority}${event.parentId ? ` (child of ${event.parentId})` : ''}: ${event.description}`;
+    case 'decision':
+      return `decide ${event.goalId}: ${event.tool} ${event.breakdown}${event.impasse ? ` impasse: ${event.impasse}` : ''}`;
+    case 'action':
+      return `act    ${event.goalId}: ${event.tool} ${event.status} (${event.progress}) ${event.summary}`;
+    case 'rejected':
+      return `rejected ${event.source}${event.line ? `:${event.line}` : ''}: ${event.reason}`;
+    case 'error':
+      return `error (${event.severity}${event.rolledBack ? ', rolled back' : ''}): ${event.message}`;
+    case 'consolidation':
+      return `consolidated ${event.freed} entries into ${event.episodes} episode(s): ${event.reason}`;
+    case 'loop':
+    case 'intervention':
+    case 'reflection':
+    case 'plan':
+      return `${event.kind} ${JSON.stringify(Object.fromEntries(Object.entries(event).filter(([k]) => !['kind', 'seq', 'session', 'cycle', 'at'].includes(k)))).slice(0, 200)}`;
+    case 'command':
+      return `command ${event.command}: ${event.result}`;
+    case 'question':
+      return `question ${event.questionId}: ${event.text}`;
+    case 'warning':
+      return `warning: ${event.message}`;
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * ooda-rx: a reactive runtime for goal-driven agents on RxJS.
+ *
+ * The public API: the agent (`createAgent`), the contracts (signals, events,
+ * config), the mind and its tools, the sources and the sinks. Operators are in
+ * `ooda-rx/operators`; marble-testing helpers in `ooda-rx/testing`.
+ */
+export { builtinCommands } from './commands.js';
+export {
+  AgentConfig,
+  ConfigError,
+  configFromEnvironment,
+  defaultConfig,
+  readConfigFile,
+  resolveConfig,
+  type AgentConfigInput,
+} from './config.js';
+export { createAgent, type Agent, type AgentOptions, type AgentSources, type Stages, type Watcher } from './createAgent.js';
+export { beginCycle, record, vetoCycle, type Cycle } from './cycle.js';
+export { CycleDriver } from './driver.js';
+export { EVENT_KINDS, EventEnvelope, type AgentEvent, type Draft, type EventKind, type EventOf } from './events.js';
+export { startProgram, type ProgramIO, type ProgramOptions, type RunningProgram } from './program.js';
+export { createRuntime, type CommandHandler, type Runtime } from './runtime.js';
+export * from './signals.js';
+
+export { Mind, MindState, type MindExtension, type MindOptions, type ScoreAdjusters } from '../mind/mind.js';
+export { MindConfig } from '../mind/config.js';
+export type { Goal, GoalStatus } from '../mind/goals.js';
+export type { MemoryEntry, MemoryKind } from '../mind/workingMemory.js';
+export type { Episode } from '../mind/episodicMemory.js';
+export { KnowledgeGraph, symbolId, type Triple } from '../mind/knowledgeGraph.js';
+export { HypervectorSpace, similarity } from '../mind/hypervector.js';
+export { ToolFailure, type Danger, type Tool, type ToolContext, type ToolOutput, type ToolScoring } from '../mind/tool.js';
+export { builtinTools } from '../mind/tools/index.js';
+export { formatBreakdown, parseBreakdown, totalScore, type ScoreParts } from '../mind/utility.js';
+export type { Decision } from '../mind/toolSelection.js';
+
+export { fromNdjson, type NdjsonOptions } from '../sources/ndjson.js';
+export { heartbeat } from '../sources/heartbeat.js';
+export { sensor } from '../sources/sensor.js';
+export { vitals } from '../sources/vitals.js';
+export { fromGoals } from '../sources/goals.js';
+
+export { toNdjson } from '../sinks/ndjson.js';
+export { toPrettyLog } from '../sinks/prettyLog.js';
+export { demoGoals, demoKnowledgeFile } from './demo.js';
+export { packageRoot } from './packageRoot.js';

@@ -1,0 +1,73 @@
+/**
+ * The program behind the CLI's `run` and `demo`: picks the sources (goals from
+ * flags, NDJSON on stdin, a knowledge file, heartbeat, vitals) and the sinks
+ * (NDJSON or a readable log on stdout), runs the agent and reports how it ended.
+ * Data goes to stdout, logs to stderr.
+ */
+import { createReadStream } from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
+import { concat, lastValueFrom, type Observable } from 'rxjs';
+import { heartbeat } from '../sources/heartbeat.js';
+import { fromGoals } from '../sources/goals.js';
+import { fromNdjson } from '../sources/ndjson.js';
+import { vitals } from '../sources/vitals.js';
+import { toNdjson } from '../sinks/ndjson.js';
+import { toPrettyLog } from '../sinks/prettyLog.js';
+import type { AgentConfig } from './config.js';
+import { createAgent, type Agent, type AgentOptions } from './createAgent.js';
+import type { AgentEvent } from './events.js';
+import type { Signal, Stimulus } from './signals.js';
+
+export interface ProgramOptions {
+  config: AgentConfig;
+  goals: string[];
+  session: string;
+  format: 'ndjson' | 'pretty';
+  /** Read NDJSON signals from stdin. */
+  readStdin: boolean;
+  /** NDJSON files of signals (usually facts) read before stdin. */
+  files: string[];
+  /** Vitals sensor period in ms; 0 turns it off. */
+  vitalsMs: number;
+  agent?: Omit<AgentOptions, 'config' | 'session'>;
+}
+
+export interface ProgramIO {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+}
+
+export interface RunningProgram {
+  readonly agent: Agent;
+  readonly events$: Observable<AgentEvent>;
+  /** Resolves with the reason the run ended, after every sink has flushed. */
+  readonly done: Promise<string>;
+  stop(reason: string): void;
+}
+
+export function startProgram(options: ProgramOptions, io: ProgramIO): RunningProgram {
+  const agent = createAgent({ ...options.agent, config: options.config, session: options.session });
+  // Knowledge files load before the goals that use them; stdin interleaves with the cycles.
+  const inputs: Observable<Stimulus>[] = [
+    concat(...options.files.map((file) => fromNdjson(createReadStream(file), { source: file })), fromGoals(options.goals)),
+  ];
+  if (options.readStdin) inputs.push(fromNdjson(io.stdin, { source: 'stdin' }));
+  const ambient: Observable<Signal>[] = [];
+  if (options.config.heartbeatMs > 0) ambient.push(heartbeat(options.config.heartbeatMs));
+  if (options.vitalsMs > 0) ambient.push(vitals(options.vitalsMs));
+
+  const events$ = agent.run({ inputs, ambient });
+  let reason = 'input ended';
+  const ndjson = options.format === 'ndjson' ? toNdjson(io.stdout, { onClosed: () => agent.stop('stdout closed') }) : undefined;
+  events$.subscribe(ndjson ?? toPrettyLog(io.stdout));
+  events$.subscribe((event) => {
+    if (event.kind === 'session' && event.state === 'stopped') reason = event.reason ?? reason;
+  });
+  const done = lastValueFrom(events$, { defaultValue: undefined }).then(async () => {
+    await ndjson?.flushed();
+    return reason;
+  });
+  events$.connect();
+  return { agent, events$, done, stop: (why) => agent.stop(why) };
+}

@@ -1,0 +1,84 @@
+/**
+ * ooda-rx/testing: what you need to marble-test your own cycles on virtual
+ * time with any test runner.
+ *
+ * ```ts
+ * import test from 'ava';
+ * import { runMarbles, createTestAgent, agentEvents } from 'ooda-rx/testing';
+ *
+ * test('one whole cycle', (t) => {
+ *   runMarbles((actual, expected) => t.deepEqual(actual, expected), ({ cold, expectObservable }, scheduler) => {
+ *     const agent = createTestAgent(scheduler, { config: { maxCycles: 1 } });
+ *     const input$ = cold('a|', { a: goalStimulus('Find moons of Mars') });
+ *     expectObservable(agentEvents(agent, { inputs: [input$] }).pipe(map((e) => e.kind))).toBe('(abcdefgh|)', { … });
+ *   });
+ * });
+ * ```
+ */
+import { map, Observable, type OperatorFunction, type SchedulerLike } from 'rxjs';
+import { TestScheduler, type RunHelpers } from 'rxjs/testing';
+import { createAgent, type Agent, type AgentOptions, type AgentSources } from './createAgent.js';
+import type { AgentEvent } from './events.js';
+import type { Stimulus } from './signals.js';
+
+export { TestScheduler, type RunHelpers };
+
+export type DeepEqual = (actual: unknown, expected: unknown) => void;
+
+/** A TestScheduler whose assertions use your runner's deep-equal. */
+export function createTestScheduler(deepEqual: DeepEqual): TestScheduler {
+  return new TestScheduler((actual, expected) => deepEqual(actual, expected));
+}
+
+/** Runs `callback` inside `TestScheduler.run` (virtual time), asserting with `deepEqual`. */
+export function runMarbles<T>(deepEqual: DeepEqual, callback: (helpers: RunHelpers, scheduler: TestScheduler) => T): T {
+  const scheduler = createTestScheduler(deepEqual);
+  return scheduler.run((helpers) => callback(helpers, scheduler));
+}
+
+/**
+ * An agent bound to the given scheduler with seeded ids: session `test`,
+ * seed 1, heartbeat off unless configured. Pass options to change any of it.
+ */
+export function createTestAgent(scheduler: SchedulerLike, options: AgentOptions = {}): Agent {
+  return createAgent({
+    session: 'test',
+    ...options,
+    scheduler,
+    config: { seed: 1, heartbeatMs: 0, ...options.config },
+  });
+}
+
+/** The agent's event stream for the sources, connected when subscribed (for `expectObservable`). */
+export function agentEvents(agent: Agent, sources: AgentSources = {}): Observable<AgentEvent> {
+  return new Observable<AgentEvent>((subscriber) => {
+    const events$ = agent.run(sources);
+    const subscription = events$.subscribe(subscriber);
+    subscription.add(events$.connect());
+    return subscription;
+  });
+}
+
+/** A stimulus carrying a signal value, as a source would deliver it. */
+export function stimulus(value: unknown, source = 'test'): Stimulus {
+  return { source, value };
+}
+
+/** A goal stimulus. */
+export function goalStimulus(description: string, extra: Record<string, unknown> = {}): Stimulus {
+  return stimulus({ type: 'goal', description, ...extra });
+}
+
+/** A fact stimulus. */
+export function factStimulus(subject: string, predicate: string, object: string): Stimulus {
+  return stimulus({ type: 'fact', subject, predicate, object });
+}
+
+/** Projects events to some of their fields, for readable marble values. */
+export function pick<K extends string>(...keys: K[]): OperatorFunction<AgentEvent, Partial<Record<K | 'kind', unknown>>> {
+  return map((event) => {
+    const out: Record<string, unknown> = { kind: event.kind };
+    for (const key of keys) if (key in event) out[key] = (event as unknown as Record<string, unknown>)[key];
+    return out as Partial<Record<K | 'kind', unknown>>;
+  });
+}
