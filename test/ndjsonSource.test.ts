@@ -1,0 +1,73 @@
+import test from 'ava';
+import { PassThrough, Readable } from 'node:stream';
+import { lastValueFrom, toArray } from 'rxjs';
+import { fromNdjson } from '../sources/ndjson.js';
+
+const collect = (chunks: (string | Buffer)[], maxLineBytes?: number) =>
+  lastValueFrom(fromNdjson(Readable.from(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))), maxLineBytes ? { maxLineBytes } : {}).pipe(toArray()));
+
+test('lines carry 1-based line numbers; CRLF is stripped; blank lines are skipped but counted; a last line without newline is emitted', async (t) => {
+  const out = await collect(['{"a":1}\r\n\n  \n{"b":', '2}\n{"c":3}']);
+  t.deepEqual(out, [
+    { source: 'stdin', line: 1, text: '{"a":1}' },
+    { source: 'stdin', line: 4, text: '{"b":2}' },
+    { source: 'stdin', line: 5, text: '{"c":3}' },
+  ]);
+});
+
+test('a line split inside a multi-byte character across chunks is decoded intact', async (t) => {
+  const bytes = Buffer.from('{"t":"héllo ☀"}\n');
+  const cut = bytes.indexOf(0xe2) + 1;
+  t.deepEqual(await collect([bytes.subarray(0, cut), bytes.subarray(cut)]), [{ source: 'stdin', line: 1, text: '{"t":"héllo ☀"}' }]);
+});
+
+test('a line longer than maxLineBytes is rejected as one problem and the next line is read', async (t) => {
+  const long = 'x'.repeat(5000);
+  const out = await collect(['{"ok":1}\n', long.slice(0, 2000), long.slice(2000), '\n{"ok":2}\n'], 1024);
+  t.deepEqual(out, [
+    { source: 'stdin', line: 1, text: '{"ok":1}' },
+    { source: 'stdin', line: 2, problem: 'line 2 is longer than 1024 bytes' },
+    { source: 'stdin', line: 3, text: '{"ok":2}' },
+  ]);
+});
+
+test('an oversized line is not buffered whole: retained memory stays bounded while 8 MiB of one line streams in', async (t) => {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run ava with --expose-gc (see package.json)');
+  const input = new PassThrough();
+  const seen: unknown[] = [];
+  const done = new Promise<void>((resolve) => fromNdjson(input, { maxLineBytes: 1024 * 1024 }).subscribe({ next: (s) => seen.push(s), complete: resolve }));
+  gc();
+  const before = process.memoryUsage().arrayBuffers;
+  for (let i = 0; i < 128; i++) {
+    input.write(Buffer.alloc(64 * 1024, 0x61)); // a fresh chunk each time: 8 MiB in one line
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  gc();
+  const retained = process.memoryUsage().arrayBuffers - before;
+  input.end('\n{"after":true}\n');
+  await done;
+  t.true(retained < 2 * 1024 * 1024, `retained ${retained} bytes while an 8 MiB line streamed in`);
+  t.deepEqual(seen, [
+    { source: 'stdin', line: 1, problem: 'line 1 is longer than 1048576 bytes' },
+    { source: 'stdin', line: 2, text: '{"after":true}' },
+  ]);
+});
+
+test('an oversized last line without a newline is still reported', async (t) => {
+  t.deepEqual(await collect(['{"a":1}\n', 'y'.repeat(3000)], 1000), [
+    { source: 'stdin', line: 1, text: '{"a":1}' },
+    { source: 'stdin', line: 2, problem: 'line 2 is longer than 1000 bytes' },
+  ]);
+});
+
+test('a read error ends the stream with a problem, not an error', async (t) => {
+  const input = new PassThrough();
+  const out = lastValueFrom(fromNdjson(input, { source: 'pipe' }).pipe(toArray()));
+  input.write('{"a":1}\n');
+  input.destroy(new Error('EIO: i/o error'));
+  t.deepEqual(await out, [
+    { source: 'pipe', line: 1, text: '{"a":1}' },
+    { source: 'pipe', line: 2, problem: 'read error: EIO: i/o error' },
+  ]);
+});
