@@ -1,0 +1,39 @@
+import test from 'ava';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { configFromEnvironment, ConfigError, readConfigFile, resolveConfig } from '../streams/config.js';
+
+test('layers merge defaults < file < environment < flags, nested keys key by key', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'ooda-config-'));
+  const file = join(dir, 'ooda.json');
+  writeFileSync(file, JSON.stringify({ maxCycles: 10, heartbeatMs: 500, tools: { shellExec: true, httpAllowHosts: ['example.org'] } }));
+  const config = resolveConfig([
+    readConfigFile(file),
+    configFromEnvironment({ OODA_MAX_CYCLES: '20', OODA_TOOLS__SHELL_TIMEOUT_MS: '900', PATH: '/bin' }),
+    { origin: 'flags', values: { maxCycles: 30 } },
+  ]);
+  t.is(config.maxCycles, 30);
+  t.is(config.heartbeatMs, 500);
+  t.true(config.tools.shellExec);
+  t.is(config.tools.shellTimeoutMs, 900);
+  t.deepEqual(config.tools.httpAllowHosts, ['example.org']);
+  t.is(config.workingMemoryCapacity, 100);
+});
+
+test('a bad value names the key, the reason and the layer it came from', (t) => {
+  const error = t.throws(() => resolveConfig([configFromEnvironment({ OODA_WORKING_MEMORY_CAPACITY: '-5' })]), { instanceOf: ConfigError });
+  t.is(error?.key, 'workingMemoryCapacity');
+  t.is(error?.origin, 'environment');
+  t.regex(error!.message, /^config environment: workingMemoryCapacity: /);
+  const unknown = t.throws(() => resolveConfig([{ origin: 'my.json', values: { maxCycle: 3 } }]), { instanceOf: ConfigError });
+  t.regex(unknown!.message, /maxCycle/);
+});
+
+test('an unreadable or malformed config file is a clear error naming the file', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'ooda-config-'));
+  const bad = join(dir, 'bad.json');
+  writeFileSync(bad, '{ nope');
+  t.throws(() => readConfigFile(bad), { message: new RegExp(`config ${bad.replace(/[.]/g, '\\.')}: \\(file\\): not valid JSON`) });
+  t.throws(() => readConfigFile(join(dir, 'missing.json')), { message: /cannot read .*missing\.json/ });
+});

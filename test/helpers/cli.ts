@@ -1,0 +1,54 @@
+/**
+ * Runs the built CLI (`dist/bin/ooda.js`) as a user would: real process,
+ * real pipes. `npm test` builds first.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const OODA = fileURLToPath(new URL('../../dist/bin/ooda.js', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function startCli(args: string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
+  if (!existsSync(OODA)) throw new Error(`${OODA} is missing: run npm run build (npm test does)`);
+  return spawn(process.execPath, [OODA, ...args], { env: { ...process.env, ...env }, stdio: 'pipe' });
+}
+
+/** Collects a started CLI's output until it exits (bounded by `timeoutMs`). */
+export function finished(child: ChildProcessWithoutNullStreams, timeoutMs = 30_000): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`CLI did not exit within ${timeoutMs} ms; stderr: ${stderr.slice(-2000)}`));
+    }, timeoutMs);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+/** Runs the CLI with `input` on stdin and waits for it to exit. */
+export function runCli(args: string[], input = '', env: Record<string, string> = {}): Promise<CliResult> {
+  const child = startCli(args, env);
+  const result = finished(child);
+  child.stdin.end(input);
+  return result;
+}
+
+export function events(stdout: string): Record<string, unknown>[] {
+  return stdout
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
