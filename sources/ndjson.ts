@@ -54,7 +54,7 @@ export function fromNdjson(readable: Readable, options: NdjsonOptions = {}): Obs
         subscriber.next({ source, line, problem: `line ${line} is longer than ${maxLineBytes} bytes` });
         return;
       }
-      if (text.trim().length === 0) return;
+      if (isBlank(text)) return;
       subscriber.next({ source, line, text });
     };
 
@@ -103,4 +103,13 @@ export function fromNdjson(readable: Readable, options: NdjsonOptions = {}): Obs
       readable.pause();
     };
   });
+}
+
+/** Whether a line holds only white space (without allocating a trimmed copy). */
+function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 13 && c !== 0xfeff) return false;
+  }
+  return true;
 }
