@@ -13,13 +13,16 @@ import { record, type Cycle } from '../streams/cycle.js';
 import type { Runtime } from '../streams/runtime.js';
 
 export function consolidate(runtime: Runtime): OperatorFunction<Cycle, Cycle> {
-  return map((cycle) => {
-    const { mind } = runtime;
-    if (cycle.outcome && mind.config.autoConsolidate && mind.memory.pressure > mind.config.consolidationPressure) {
-      consolidateNow(runtime, cycle, `memory pressure ${mind.memory.pressure.toFixed(2)} > ${mind.config.consolidationPressure}`);
-    }
-    return cycle;
-  });
+  return map((cycle) => consolidateStage(runtime, cycle));
+}
+
+/** The function behind {@link consolidate}. */
+export function consolidateStage(runtime: Runtime, cycle: Cycle): Cycle {
+  const { mind } = runtime;
+  if (cycle.outcome && mind.config.autoConsolidate && mind.memory.pressure > mind.config.consolidationPressure) {
+    consolidateNow(runtime, cycle, `memory pressure ${mind.memory.pressure.toFixed(2)} > ${mind.config.consolidationPressure}`);
+  }
+  return cycle;
 }
 
 /** Consolidates now and records the event; returns a one-line result. */

@@ -2,7 +2,7 @@
  * ooda-rx/operators: the pipeable operators of the cycle, for composing your own.
  */
 export { act, actStage } from './act.js';
-export { consolidate, consolidateNow } from './consolidate.js';
+export { consolidate, consolidateNow, consolidateStage } from './consolidate.js';
 export { decide, decideStage } from './decide.js';
 export { feedback, type FeedbackOptions } from './feedback.js';
 export { intake } from './intake.js';

@@ -1,7 +1,8 @@
 /**
  * The cycle driver: while an active goal exists and the agent is not paused,
- * it feeds `tick` signals so cycles run back to back (in bursts of up to
- * `burst` synchronous cycles, then yielding to I/O) or one every `paceMs`,
+ * it feeds `tick` signals so cycles run back to back (in bursts of synchronous
+ * cycles that yield to I/O after `sliceMs` of scheduler time or `burst`
+ * cycles, whichever comes first) or one every `paceMs`,
  * interleaved with external signals in arrival order. Time comes from the
  * injected scheduler only.
  */
@@ -12,8 +13,10 @@ import type { Signal } from './signals.js';
 export interface DriverOptions {
   /** Delay between cycles in ms (0: back to back). */
   paceMs: number;
-  /** Synchronous cycles per scheduled burst when `paceMs` is 0. Default 64. */
+  /** Most synchronous cycles per scheduled burst when `paceMs` is 0. Default 1024. */
   burst?: number;
+  /** Scheduler time after which a burst yields to I/O. Default 4 ms. */
+  sliceMs?: number;
 }
 
 export class CycleDriver {
@@ -22,6 +25,7 @@ export class CycleDriver {
   private inBurst = false;
   private halted = false;
   private readonly burst: number;
+  private readonly sliceMs: number;
   private readonly scheduler: SchedulerLike;
 
   constructor(
@@ -30,7 +34,8 @@ export class CycleDriver {
     private readonly options: DriverOptions,
   ) {
     this.scheduler = runtime.scheduler;
-    this.burst = options.paceMs > 0 ? 1 : (options.burst ?? 64);
+    this.burst = options.paceMs > 0 ? 1 : (options.burst ?? 1024);
+    this.sliceMs = options.sliceMs ?? 4;
   }
 
   /** Whether the mind has work a tick would do. */
@@ -67,7 +72,8 @@ export class CycleDriver {
     this.scheduled = undefined;
     this.inBurst = true;
     try {
-      for (let n = 0; n < this.burst && !this.ticking && this.hasWork; n++) {
+      const start = this.scheduler.now();
+      for (let n = 0; n < this.burst && !this.ticking && this.hasWork && this.scheduler.now() - start < this.sliceMs; n++) {
         this.ticking = true;
         this.emit({ type: 'tick', depth: 0, meta: { source: 'driver' }, at: this.scheduler.now() });
       }

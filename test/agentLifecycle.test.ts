@@ -1,0 +1,69 @@
+import test from 'ava';
+import { asyncScheduler, lastValueFrom, of, Subject, toArray, take } from 'rxjs';
+import { vitals } from '../sources/vitals.js';
+import type { Stimulus } from '../streams/signals.js';
+import { createTestAgent, goalStimulus, stimulus } from '../streams/testing.js';
+
+const runAll = async (agent: ReturnType<typeof createTestAgent>, inputs: Stimulus[]) => {
+  const events$ = agent.run({ inputs: [of(...inputs)] });
+  const all = lastValueFrom(events$.pipe(toArray()));
+  events$.connect();
+  return all;
+};
+
+test('a stop command ends the run after the in-flight work, with the reason in the last event', async (t) => {
+  const agent = createTestAgent(asyncScheduler, { config: { stallThreshold: 1_000_000 } });
+  const source = new Subject<Stimulus>();
+  const events$ = agent.run({ inputs: [source] });
+  const all = lastValueFrom(events$.pipe(toArray()));
+  events$.connect();
+  source.next(goalStimulus('Find anything about zzqx', { criteria: 'zzqx' }));
+  await new Promise((r) => setTimeout(r, 30));
+  source.next(stimulus({ type: 'command', command: 'stop' }));
+  const events = await all;
+  t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'stop command' });
+  t.true(events.filter((e) => e.kind === 'decision').length > 0, 'cycles ran before the stop');
+  t.like(events.find((e) => e.kind === 'command'), { command: 'stop', result: 'stopping' });
+});
+
+test('max cycles stops the cycles; input that has already ended finishes the run', async (t) => {
+  const agent = createTestAgent(asyncScheduler, { config: { maxCycles: 7, stallThreshold: 1_000_000 } });
+  const events = await runAll(agent, [goalStimulus('Find zzqx', { criteria: 'zzqx' })]);
+  t.is(events.filter((e) => e.kind === 'decision').length, 7);
+  t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'max cycles reached', cycles: 7 });
+});
+
+test('pause stops the driver and resume restarts it; a paused agent whose input has ended stops', async (t) => {
+  const agent = createTestAgent(asyncScheduler, { config: { maxCycles: 5, stallThreshold: 1_000_000 } });
+  const events = await runAll(agent, [stimulus({ type: 'command', command: 'pause' }), goalStimulus('Find zzqx', { criteria: 'zzqx' })]);
+  t.is(events.filter((e) => e.kind === 'decision').length, 0);
+  t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'input ended (agent paused)' });
+  const resumed = createTestAgent(asyncScheduler, { config: { maxCycles: 5, stallThreshold: 1_000_000 } });
+  const later = await runAll(resumed, [
+    stimulus({ type: 'command', command: 'pause' }),
+    goalStimulus('Find zzqx', { criteria: 'zzqx' }),
+    stimulus({ type: 'command', command: 'resume' }),
+  ]);
+  t.is(later.filter((e) => e.kind === 'decision').length, 5);
+});
+
+test('the heartbeat does not keep a finished run alive', async (t) => {
+  const agent = createTestAgent(asyncScheduler, { config: { heartbeatMs: 10 } });
+  const { heartbeat } = await import('../sources/heartbeat.js');
+  const events$ = agent.run({ inputs: [of(goalStimulus('Find zzqx', { criteria: 'zzqx' }))], ambient: [heartbeat(10)] });
+  const all = lastValueFrom(events$.pipe(toArray()));
+  events$.connect();
+  const events = await all;
+  t.like(events.at(-1), { kind: 'session', state: 'stopped' });
+});
+
+test('vitals senses the process’s own heap and event-loop delay', async (t) => {
+  const readings = await lastValueFrom(vitals(20).pipe(take(2), toArray()));
+  for (const reading of readings) {
+    t.is(reading.sensor, 'vitals');
+    const value = reading.value as Record<string, number>;
+    t.true(value.heapUsedMiB! > 0);
+    t.true(value.heapRatio! > 0 && value.heapRatio! < 1);
+    t.true(value.loopDelayP99Ms! >= 0);
+  }
+});
