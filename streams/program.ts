@@ -48,11 +48,10 @@ export interface RunningProgram {
 
 export function startProgram(options: ProgramOptions, io: ProgramIO): RunningProgram {
   const agent = createAgent({ ...options.agent, config: options.config, session: options.session });
-  // Knowledge files load before the goals that use them; stdin interleaves with the cycles.
-  const inputs: Observable<Stimulus>[] = [
-    concat(...options.files.map((file) => fromNdjson(createReadStream(file), { source: file })), fromGoals(options.goals)),
-  ];
-  if (options.readStdin) inputs.push(fromNdjson(io.stdin, { source: 'stdin' }));
+  // Knowledge files load first; then the goals, then stdin, which interleaves with the cycles.
+  const files = options.files.map((file) => fromNdjson(createReadStream(file), { source: file }));
+  const live = options.readStdin ? [fromGoals(options.goals), fromNdjson(io.stdin, { source: 'stdin' })] : [fromGoals(options.goals)];
+  const inputs: Observable<Stimulus>[] = [concat(...files, concat(...live))];
   const ambient: Observable<Signal>[] = [];
   if (options.config.heartbeatMs > 0) ambient.push(heartbeat(options.config.heartbeatMs));
   if (options.vitalsMs > 0) ambient.push(vitals(options.vitalsMs));
