@@ -211,6 +211,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
         const body$: Observable<Cycle> =
           'rejected' in item ? of(rejectionPass(item.rejected)) : of(item.signal).pipe(feedback(runtime, cycleOp));
         return body$.pipe(
+          // Trampoline: signals buffered behind an async tool then drain iteratively, not recursively.
           subscribeOn(queueScheduler),
           finalize(() => {
             pending--;

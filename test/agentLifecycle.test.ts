@@ -67,3 +67,21 @@ test('vitals senses the process’s own heap and event-loop delay', async (t) =>
     t.true(value.loopDelayP99Ms! >= 0);
   }
 });
+
+test('thousands of signals buffered behind an asynchronous tool drain without deep recursion, each perceived once', async (t) => {
+  const { scriptedTool } = await import('./helpers/runtime.js');
+  const slow = scriptedTool('slow', 0.9, () => new Promise((resolve) => setTimeout(() => resolve({ ok: true, summary: 'slow answer' }), 30)));
+  const agent = createTestAgent(asyncScheduler, { tools: [slow], config: { maxCycles: 2, stallThreshold: 1_000_000 } });
+  const source = new Subject<Stimulus>();
+  const events$ = agent.run({ inputs: [source] });
+  const all = lastValueFrom(events$.pipe(toArray()));
+  events$.connect();
+  source.next(goalStimulus('Find zzqx', { criteria: 'zzqx' }));
+  await new Promise((r) => setTimeout(r, 5)); // the slow tool is now in flight
+  for (let line = 1; line <= 20_000; line++) source.next({ source: 'flood', line, value: { type: 'fact', subject: `s${line}`, predicate: 'p', object: 'o' } });
+  source.complete();
+  const events = await all;
+  t.is(events.filter((e) => e.kind === 'perceived' && e.source === 'flood').length, 20_000);
+  t.is(agent.mind.graph.knowledgeSize, 20_000);
+  t.like(events.at(-1), { kind: 'session', state: 'stopped' });
+});
