@@ -9,7 +9,8 @@
 import { map, type OperatorFunction } from 'rxjs';
 import type { Draft } from '../streams/events.js';
 import type { Runtime } from '../streams/runtime.js';
-import { EXTERNAL_SIGNAL_TYPES, ExternalSignal, type Signal, type Stimulus } from '../streams/signals.js';
+import type { Signal, Stimulus } from '../streams/signals.js';
+import { validateSignal } from '../streams/validateSignal.js';
 
 export type Perception = { ok: true; signal: Signal } | { ok: false; rejected: Draft<'rejected'> };
 
@@ -43,29 +44,9 @@ export function perceiveOne(runtime: Pick<Runtime, 'now' | 'mind'>, stimulus: St
       return reject(`not JSON: ${(error as Error).message}`);
     }
   }
-  const problem = shapeProblem(value);
-  if (problem) return reject(problem);
-  const parsed = ExternalSignal.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const type = (value as { type: string }).type;
-    const where = issue.path.length ? issue.path.join('.') : issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : 'signal';
-    return reject(`invalid ${type} signal: ${where}: ${issue.message}`);
-  }
-  const meta = { ...parsed.data.meta, source: parsed.data.meta.source ?? stimulus.source };
+  const validated = validateSignal(value);
+  if (!validated.ok) return reject(validated.reason);
+  const meta = { ...validated.signal.meta, source: validated.signal.meta.source ?? stimulus.source };
   if (stimulus.line !== undefined) meta.line = stimulus.line;
-  return { ok: true, signal: { ...parsed.data, meta, at: runtime.now() } };
-}
-
-function shapeProblem(value: unknown): string | null {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return `expected a JSON object with a "type" field, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`;
-  }
-  const type = (value as { type?: unknown }).type;
-  const expected = `expected one of ${EXTERNAL_SIGNAL_TYPES.join(', ')}`;
-  if (type === undefined) return `missing "type" (${expected})`;
-  if (typeof type !== 'string' || !(EXTERNAL_SIGNAL_TYPES as readonly string[]).includes(type)) {
-    return `unknown signal type ${JSON.stringify(type)} (${expected})`;
-  }
-  return null;
+  return { ok: true, signal: { ...validated.signal, meta, at: runtime.now() } };
 }
