@@ -121,6 +121,8 @@ export class WsServer implements SignalChannel {
   readonly token: string;
   /** Whether the token was generated (so the CLI should print it). */
   readonly tokenGenerated: boolean;
+  /** The port it listens on (the one picked when asked for port 0). */
+  port = 0;
   private readonly connections = new Set<Connection>();
   private readonly listeners = new Set<ConnectionListener>();
   private signalHandler: ((request: SignalRequest) => SignalVerdict) | undefined;
@@ -140,6 +142,7 @@ export class WsServer implements SignalChannel {
       server.http.once('error', reject);
       server.http.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
         server.http.off('error', reject);
+        server.port = (server.http.address() as AddressInfo).port;
         resolve();
       });
     });
@@ -158,10 +161,6 @@ export class WsServer implements SignalChannel {
     this.pinger.unref();
   }
 
-  /** The port it listens on. */
-  get port(): number {
-    return (this.http.address() as AddressInfo).port;
-  }
 
   /** The dashboard's address, e.g. `http://127.0.0.1:8080/`. */
   get url(): string {
