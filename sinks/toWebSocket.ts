@@ -35,8 +35,6 @@ export interface WebSocketSinkOptions {
 export interface WebSocketSink extends Observer<AgentEvent> {
   /** Clients served now, events published, frames sent, slow clients dropped. */
   stats(): { clients: number; events: number; frames: number; dropped: number };
-  /** Stops serving new clients (the server stays up). */
-  detach(): void;
 }
 
 export const DEFAULT_MAX_QUEUED_BYTES = 4 * 1024 * 1024;
@@ -64,25 +62,29 @@ export function toWebSocket(server: WsServer, options: WebSocketSinkOptions = {}
   let frames = 0;
   let dropped = 0;
 
-  const flush = (client: WsClient, outbox: Outbox): void => {
+  /** Sends a client its batch; `shared` lets clients with the same batch share one encoded Buffer. */
+  const flush = (client: WsClient, outbox: Outbox, shared?: Map<string, Buffer>): void => {
     dirty.delete(client);
     if (outbox.items.length === 0) return;
-    const frame = outbox.items.length === 1 ? outbox.items[0]! : `[${outbox.items.join(',')}]`;
+    const text = outbox.items.length === 1 ? outbox.items[0]! : `[${outbox.items.join(',')}]`;
     outbox.items = [];
     outbox.bytes = 0;
-    client.send(frame);
+    let frame = shared?.get(text);
+    if (shared && !frame) shared.set(text, (frame = Buffer.from(text)));
+    client.send(frame ?? text);
     frames++;
   };
   const flushAll = (): void => {
     flushScheduled = false;
+    const shared = new Map<string, Buffer>();
     for (const client of [...dirty]) {
       const outbox = outboxes.get(client);
-      if (outbox) flush(client, outbox);
+      if (outbox) flush(client, outbox, shared);
       else dirty.delete(client);
     }
   };
 
-  const stopServing = server.onConnection((client) => {
+  server.onConnection((client) => {
     if (options.snapshot) client.reply(options.snapshot());
     const missed = recent.filter((e) => client.wants(e.kind)).map((e) => e.text);
     if (missed.length > 0) {
@@ -131,6 +133,5 @@ export function toWebSocket(server: WsServer, options: WebSocketSinkOptions = {}
       flushAll();
     },
     stats: () => ({ clients: outboxes.size, events, frames, dropped }),
-    detach: stopServing,
   };
 }

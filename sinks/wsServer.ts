@@ -60,8 +60,8 @@ export interface WsClient {
   readonly open: boolean;
   /** Whether the client is open and subscribed to `kind`. */
   wants(kind: EventKind): boolean;
-  /** Sends a pre-serialised frame. */
-  send(frame: string): void;
+  /** Sends a pre-serialised JSON text frame (a Buffer can be shared between clients). */
+  send(frame: string | Buffer): void;
   /** Sends a protocol message. */
   reply(message: ServerMessage): void;
 }
@@ -100,8 +100,8 @@ class Connection implements WsClient {
     return this.open && (this.subscription === 'all' || this.subscription.has(kind));
   }
 
-  send(frame: string): void {
-    if (this.open) this.socket.send(frame);
+  send(frame: string | Buffer): void {
+    if (this.open) this.socket.send(frame, { binary: false });
   }
 
   reply(message: ServerMessage): void {
