@@ -9,7 +9,8 @@
 import { map, type OperatorFunction } from 'rxjs';
 import type { Draft } from '../streams/events.js';
 import type { Runtime } from '../streams/runtime.js';
-import { EXTERNAL_SIGNAL_TYPES, ExternalSignal, type Signal, type Stimulus } from '../streams/signals.js';
+import type { Signal, Stimulus } from '../streams/signals.js';
+import { validateSignal } from '../streams/validateSignal.js';
 
 export type Perception = { ok: true; signal: Signal } | { ok: false; rejected: Draft<'rejected'> };
 
@@ -31,17 +32,10 @@ export function perceiveOne(runtime: Pick<Runtime, 'now' | 'mind'>, stimulus: St
       return reject(runtime, stimulus, `not JSON: ${(error as Error).message}`);
     }
   }
-  const problem = shapeProblem(value);
-  if (problem) return reject(runtime, stimulus, problem);
-  const parsed = ExternalSignal.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const type = (value as { type: string }).type;
-    const where = issue.path.length ? issue.path.join('.') : issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : 'signal';
-    return reject(runtime, stimulus, `invalid ${type} signal: ${where}: ${issue.message}`);
-  }
+  const validated = validateSignal(value);
+  if (!validated.ok) return reject(runtime, stimulus, validated.reason);
   // zod returns a fresh object: stamp it in place rather than copying it.
-  const signal: Signal = parsed.data;
+  const signal: Signal = validated.signal;
   const meta = { ...signal.meta, source: signal.meta.source ?? stimulus.source };
   if (stimulus.line !== undefined) meta.line = stimulus.line;
   signal.meta = meta;
@@ -54,16 +48,4 @@ function reject(runtime: Pick<Runtime, 'now' | 'mind'>, stimulus: Stimulus, reas
   if (stimulus.line !== undefined) rejected.line = stimulus.line;
   if (stimulus.text !== undefined) rejected.preview = stimulus.text.slice(0, PREVIEW_CHARS);
   return { ok: false, rejected };
-}
-
-const TYPES: ReadonlySet<unknown> = new Set(EXTERNAL_SIGNAL_TYPES);
-
-function shapeProblem(value: unknown): string | null {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return `expected a JSON object with a "type" field, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`;
-  }
-  const type = (value as { type?: unknown }).type;
-  if (TYPES.has(type)) return null;
-  const expected = `expected one of ${EXTERNAL_SIGNAL_TYPES.join(', ')}`;
-  return type === undefined ? `missing "type" (${expected})` : `unknown signal type ${JSON.stringify(type)} (${expected})`;
 }

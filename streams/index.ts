@@ -22,6 +22,9 @@ export { EVENT_KINDS, EventEnvelope, type AgentEvent, type Draft, type EventKind
 export { startProgram, type ProgramIO, type ProgramOptions, type RunningProgram } from './program.js';
 export { createRuntime, type CommandHandler, type Runtime } from './runtime.js';
 export * from './signals.js';
+export { validateSignal, type SignalValidation } from './validateSignal.js';
+export * from './wsProtocol.js';
+export { agentSnapshot, type SnapshotOptions } from './snapshot.js';
 
 export { Mind, MindState, type MindExtension, type MindOptions, type ScoreAdjusters } from '../mind/mind.js';
 export { MindConfig } from '../mind/config.js';
@@ -43,5 +46,8 @@ export { fromGoals } from '../sources/goals.js';
 
 export { toNdjson } from '../sinks/ndjson.js';
 export { toPrettyLog } from '../sinks/prettyLog.js';
+export { WsServer, type WsClient, type WsServerOptions } from '../sinks/wsServer.js';
+export { toWebSocket, type WebSocketSink, type WebSocketSinkOptions } from '../sinks/toWebSocket.js';
+export { fromWebSocket } from '../sources/wsInput.js';
 export { demoGoals, demoKnowledgeFile } from './demo.js';
 export { packageRoot } from './packageRoot.js';

@@ -11,12 +11,16 @@ import { heartbeat } from '../sources/heartbeat.js';
 import { fromGoals } from '../sources/goals.js';
 import { fromNdjson } from '../sources/ndjson.js';
 import { vitals } from '../sources/vitals.js';
+import { fromWebSocket } from '../sources/wsInput.js';
 import { toNdjson } from '../sinks/ndjson.js';
 import { toPrettyLog } from '../sinks/prettyLog.js';
+import { toWebSocket } from '../sinks/toWebSocket.js';
+import type { WsServer } from '../sinks/wsServer.js';
 import type { AgentConfig } from './config.js';
 import { createAgent, type Agent, type AgentOptions } from './createAgent.js';
 import type { AgentEvent } from './events.js';
 import type { Signal, Stimulus } from './signals.js';
+import { agentSnapshot } from './snapshot.js';
 
 export interface ProgramOptions {
   config: AgentConfig;
@@ -30,6 +34,12 @@ export interface ProgramOptions {
   /** Vitals sensor period in ms; 0 turns it off. */
   vitalsMs: number;
   agent?: Omit<AgentOptions, 'config' | 'session'>;
+  /**
+   * A listening WebSocket server (dashboard + /ws): events are published to its
+   * clients, their signals are an input, and the run stays alive until stopped
+   * or max cycles. The server is closed when the run ends.
+   */
+  ws?: WsServer;
 }
 
 export interface ProgramIO {
@@ -56,15 +66,19 @@ export function startProgram(options: ProgramOptions, io: ProgramIO): RunningPro
   if (options.config.heartbeatMs > 0) ambient.push(heartbeat(options.config.heartbeatMs));
   if (options.vitalsMs > 0) ambient.push(vitals(options.vitalsMs));
 
-  const events$ = agent.run({ inputs, ambient });
+  if (options.ws) inputs.push(fromWebSocket(options.ws));
+
+  const events$ = agent.run({ inputs, ambient, keepAlive: options.ws !== undefined });
   let reason = 'input ended';
   const ndjson = options.format === 'ndjson' ? toNdjson(io.stdout, { onClosed: () => agent.stop('stdout closed') }) : undefined;
   events$.subscribe(ndjson ?? toPrettyLog(io.stdout));
+  if (options.ws) events$.subscribe(toWebSocket(options.ws, { snapshot: () => agentSnapshot(agent.mind, agent.session) }));
   events$.subscribe((event) => {
     if (event.kind === 'session' && event.state === 'stopped') reason = event.reason ?? reason;
   });
   const done = lastValueFrom(events$, { defaultValue: undefined }).then(async () => {
     await ndjson?.flushed();
+    await options.ws?.close('agent stopped');
     return reason;
   });
   events$.connect();

@@ -5,13 +5,13 @@
 import { demoGoals, demoKnowledgeFile } from '../../streams/index.js';
 import { log, withSignals, type Command } from '../cli.js';
 import { startProgram } from '../../streams/index.js';
-import { parseRun, RUN_USAGE } from './run.js';
+import { listenWs, parseRun, RUN_USAGE } from './run.js';
 
 export const demo: Command = {
   summary: 'run the agent on the embedded demo knowledge base and goals (what npm start runs)',
   usage: RUN_USAGE.replace('ooda run [--goal TEXT]... [options]', 'ooda demo [options]'),
   async run(argv) {
-    const { help, options } = parseRun(['--max-cycles', '60', '--heartbeat', '0', ...argv], {
+    const { help, options, ws } = parseRun(['--max-cycles', '60', '--heartbeat', '0', ...argv], {
       goals: demoGoals(),
       files: [demoKnowledgeFile()],
       format: 'pretty',
@@ -22,7 +22,8 @@ export const demo: Command = {
       return 0;
     }
     log(`demo: ${options.goals.length} goals over ${demoKnowledgeFile()}`);
-    const program = startProgram(options, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+    const server = await listenWs(ws);
+    const program = startProgram({ ...options, ...(server ? { ws: server } : {}) }, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
     const code = await withSignals(program.stop, program.done);
     const goals = program.agent.mind.goals.all();
     const count = (status: string) => goals.filter((g) => g.status === status).length;

@@ -2,7 +2,7 @@
  * `ooda run`: runs the agent over goals from flags and NDJSON signals on
  * stdin, printing events as NDJSON (or a readable log) on stdout.
  */
-import { startProgram, type AgentConfig } from '../../streams/index.js';
+import { startProgram, WsServer, type AgentConfig } from '../../streams/index.js';
 import { intFlag, loadConfig, log, parseFlags, UsageError, withSignals, type Command } from '../cli.js';
 
 export const RUN_USAGE = `usage: ooda run [--goal TEXT]... [options]
@@ -22,6 +22,10 @@ options:
   --session ID        session id (default: derived from the start time)
   --format FMT        ndjson (default) or pretty
   --no-stdin          do not read stdin
+  --ws PORT           serve the live dashboard at http://127.0.0.1:PORT/ and a WebSocket at /ws
+                      (0: any free port); the run then stays alive until stopped or max cycles
+  --host ADDR         address for --ws (default 127.0.0.1; anything else exposes the agent)
+  --token TOKEN       control token WebSocket clients need to send signals (default: generated, printed on stderr)
   -h, --help          this help
 
 exit codes: 0 done, 2 usage or config error, 130 SIGINT, 143 SIGTERM`;
@@ -38,7 +42,17 @@ export const RUN_FLAGS = {
   session: { type: 'string' },
   format: { type: 'string' },
   'no-stdin': { type: 'boolean' },
+  ws: { type: 'string' },
+  host: { type: 'string' },
+  token: { type: 'string' },
 } as const;
+
+/** Where `--ws` should listen, parsed from the flags. */
+export interface WsSpec {
+  port: number;
+  host: string;
+  token?: string;
+}
 
 export interface RunDefaults {
   goals?: string[];
@@ -58,8 +72,17 @@ export function parseRun(argv: string[], defaults: RunDefaults = {}) {
   });
   const format = values.format ?? defaults.format ?? 'ndjson';
   if (format !== 'ndjson' && format !== 'pretty') throw new UsageError(`--format: expected ndjson or pretty, got ${JSON.stringify(format)}`);
+  const wsPort = intFlag('ws', values.ws);
+  if (wsPort === undefined && (values.host !== undefined || values.token !== undefined)) {
+    throw new UsageError(`--${values.host !== undefined ? 'host' : 'token'} needs --ws PORT`);
+  }
+  if (wsPort !== undefined && wsPort > 65535) throw new UsageError(`--ws: expected a port from 0 to 65535, got ${wsPort}`);
+  if (values.token !== undefined && values.token.trim().length < 8) throw new UsageError('--token: use at least 8 characters');
+  const ws: WsSpec | undefined =
+    wsPort === undefined ? undefined : { port: wsPort, host: values.host ?? '127.0.0.1', ...(values.token === undefined ? {} : { token: values.token }) };
   return {
     help: values.help === true,
+    ws,
     options: {
       config,
       goals: [...(defaults.goals ?? []), ...(values.goal ?? [])],
@@ -72,6 +95,23 @@ export function parseRun(argv: string[], defaults: RunDefaults = {}) {
   };
 }
 
+/**
+ * Starts the `--ws` server and prints its address (and a generated token) on
+ * stderr; a port already in use is a usage error naming the address.
+ */
+export async function listenWs(spec: WsSpec | undefined): Promise<WsServer | undefined> {
+  if (!spec) return undefined;
+  let server: WsServer;
+  try {
+    server = await WsServer.listen(spec);
+  } catch (error) {
+    throw new UsageError(`--ws: cannot listen on ${spec.host}:${spec.port}: ${(error as Error).message}`);
+  }
+  process.stderr.write(`dashboard: ${server.url}\n`);
+  if (server.tokenGenerated) process.stderr.write(`token: ${server.token} (paste it in the dashboard, or open ${server.url}#token=${server.token})\n`);
+  return server;
+}
+
 /** A session id from the start time (the CLI is allowed the wall clock; the agent is not). */
 export function defaultSessionId(): string {
   return `s-${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${process.pid}`;
@@ -81,12 +121,13 @@ export const run: Command = {
   summary: 'run the agent over --goal flags and NDJSON on stdin',
   usage: RUN_USAGE,
   async run(argv) {
-    const { help, options } = parseRun(argv);
+    const { help, options, ws } = parseRun(argv);
     if (help) {
       process.stdout.write(`${RUN_USAGE}\n`);
       return 0;
     }
-    const program = startProgram(options, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+    const server = await listenWs(ws);
+    const program = startProgram({ ...options, ...(server ? { ws: server } : {}) }, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
     log(`session ${options.session} started (max ${options.config.maxCycles} cycles)`);
     const code = await withSignals(program.stop, program.done);
     log(`session ${options.session} ended: ${await program.done} after ${program.agent.mind.cycle} cycle(s)`);

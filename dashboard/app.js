@@ -1,0 +1,384 @@
+// ooda-rx live dashboard: connects to /ws on the page's own host, starts from
+// the server's snapshot, applies events as they arrive and redraws at most
+// once per animation frame. Reconnects with back-off when the agent restarts.
+// Protocol: streams/wsProtocol.ts. No framework, no build step.
+
+const MAX_DECISIONS = 6;
+const MAX_ALERTS = 30;
+const RATE_SAMPLES = 60;
+const ALERT_KINDS = new Set(['loop', 'intervention', 'error', 'warning', 'rejected']);
+const HEADER_KEYS = new Set(['kind', 'seq', 'session', 'cycle', 'at']);
+
+// The score parts of a decision, in the breakdown's order, with their colours.
+const PARTS = [
+  ['base', '--blue'],
+  ['recency', '--red'],
+  ['novelty', '--accent'],
+  ['episodic', '--violet'],
+  ['pressure', '--amber'],
+  ['archetype', '--pink'],
+  ['plan', '--green'],
+];
+
+/**
+ * Parses a decision's breakdown string (the format of mind/utility.ts
+ * formatBreakdown; this regex is parseBreakdown's). Recency is returned as the
+ * signed amount it contributes (a penalty, so ≤ 0).
+ */
+function parseBreakdown(text) {
+  const m = /^\[score=(-?\d+\.\d{2}): base=(-?\d+\.\d{2}) recency=-(\d+\.\d{2}) novelty=([+-]\d+\.\d{2}) episodic=([+-]\d+\.\d{2}) pressure=([+-]\d+\.\d{2}) archetype=([+-]\d+\.\d{3})(?: plan=([+-]\d+\.\d{2}))?\]$/.exec(text ?? '');
+  if (!m) return null;
+  const parts = {
+    base: Number(m[2]),
+    recency: -Number(m[3]),
+    novelty: Number(m[4]),
+    episodic: Number(m[5]),
+    pressure: Number(m[6]),
+    archetype: Number(m[7]),
+  };
+  if (m[8] !== undefined) parts.plan = Number(m[8]);
+  return { score: Number(m[1]), parts };
+}
+
+const state = {
+  session: '',
+  cycle: 0,
+  facts: 0,
+  episodes: 0,
+  paused: false,
+  goals: new Map(),
+  decisions: [],
+  alerts: [],
+  memory: { size: 0, capacity: 100, pressure: 0 },
+  rate: [],
+  lastRateCycle: null,
+  lastRateAt: 0,
+  freshGoals: new Set(),
+};
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === 'class') node.className = value;
+    else if (key === 'style') node.style.cssText = value;
+    else node.setAttribute(key, String(value));
+  }
+  for (const child of children) if (child !== null && child !== undefined) node.append(child instanceof Node ? child : String(child));
+  return node;
+};
+
+// ---- connection -----------------------------------------------------------
+
+let socket = null;
+let retryMs = 500;
+let requestSeq = 0;
+const pending = new Map();
+
+function connect() {
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+  setConnection('connecting', 'connecting…');
+  socket = new WebSocket(url);
+  socket.addEventListener('open', () => {
+    retryMs = 500;
+    setConnection('live', 'live');
+  });
+  socket.addEventListener('message', (message) => receive(JSON.parse(message.data)));
+  socket.addEventListener('close', (event) => {
+    const why = event.code === 4008 ? 'dropped (too slow)' : event.code === 1001 ? 'agent stopped' : 'disconnected';
+    setConnection('down', `${why} · retrying in ${(retryMs / 1000).toFixed(1)}s`);
+    setTimeout(connect, retryMs);
+    retryMs = Math.min(retryMs * 2, 5000);
+  });
+}
+
+function setConnection(stateName, text) {
+  $('conn').dataset.state = stateName;
+  $('conn-text').textContent = text;
+}
+
+function receive(message) {
+  if (Array.isArray(message)) message.forEach(apply);
+  else if (message.type === 'snapshot') loadSnapshot(message);
+  else if (message.type === 'ack' || message.type === 'error') answer(message);
+  else if (message.kind) apply(message);
+  scheduleRender();
+}
+
+function send(signal, label) {
+  const token = $('token').value.trim();
+  if (!token) return toast('Enter the control token first (printed on the agent\'s stderr).', true);
+  if (!socket || socket.readyState !== WebSocket.OPEN) return toast('Not connected to the agent.', true);
+  const id = `ui-${++requestSeq}`;
+  pending.set(id, label);
+  socket.send(JSON.stringify({ id, token, signal }));
+}
+
+function answer(message) {
+  const label = message.id ? pending.get(message.id) : undefined;
+  if (message.id) pending.delete(message.id);
+  if (message.type === 'ack') {
+    if (label) toast(`${label}: accepted`);
+  } else {
+    toast(`${label ?? 'server'}: ${message.error}`, true);
+  }
+}
+
+// ---- state ----------------------------------------------------------------
+
+function loadSnapshot(snapshot) {
+  state.session = snapshot.session;
+  state.cycle = snapshot.cycle;
+  state.paused = snapshot.paused;
+  state.facts = snapshot.facts;
+  state.episodes = snapshot.episodes;
+  state.goals = new Map(snapshot.goals.map((g) => [g.goalId, { ...g }]));
+  state.memory = { size: snapshot.memory.size, capacity: snapshot.memory.capacity, pressure: snapshot.memory.pressure };
+  state.decisions = snapshot.decisions
+    .slice(-MAX_DECISIONS)
+    .reverse()
+    .map((d) => ({ key: `${d.cycle}:${d.goalId}`, cycle: d.cycle, goalId: d.goalId, tool: d.tool, score: d.score, breakdown: d.breakdown, alternatives: [], outcome: { status: d.status, progress: d.progress } }));
+  state.alerts = [];
+  state.lastRateCycle = null;
+}
+
+function apply(event) {
+  if (event.session && event.session !== state.session) state.session = event.session;
+  if (typeof event.cycle === 'number' && event.cycle > state.cycle) state.cycle = event.cycle;
+  switch (event.kind) {
+    case 'goal': {
+      const goal = state.goals.get(event.goalId) ?? { goalId: event.goalId, childIds: [] };
+      Object.assign(goal, { description: event.description, status: event.status, priority: event.priority });
+      if (event.parentId) goal.parentId = event.parentId;
+      state.goals.set(goal.goalId, goal);
+      state.freshGoals.add(goal.goalId);
+      break;
+    }
+    case 'decision': {
+      const key = `${event.cycle}:${event.goalId}`;
+      if (state.decisions.some((d) => d.key === key)) break;
+      state.decisions.unshift({ key, cycle: event.cycle, goalId: event.goalId, tool: event.tool, score: event.score, breakdown: event.breakdown, alternatives: event.alternatives ?? [], impasse: event.impasse });
+      state.decisions.length = Math.min(state.decisions.length, MAX_DECISIONS);
+      break;
+    }
+    case 'action': {
+      const decision = state.decisions.find((d) => d.key === `${event.cycle}:${event.goalId}`);
+      if (decision) decision.outcome = { status: event.status, progress: event.progress };
+      break;
+    }
+    case 'observation':
+      state.memory.size = event.memorySize;
+      state.memory.pressure = event.memorySize / state.memory.capacity;
+      break;
+    case 'orientation':
+      state.memory.pressure = event.pressure;
+      state.memory.size = Math.round(event.pressure * state.memory.capacity);
+      break;
+    case 'fact':
+      if (event.added) state.facts++;
+      break;
+    case 'consolidation':
+      state.episodes += event.episodes;
+      break;
+    case 'session':
+      if (event.state === 'paused') state.paused = true;
+      if (event.state === 'running' || event.state === 'started' || event.state === 'resumed') state.paused = false;
+      break;
+    case 'command':
+      toast(`${event.command}: ${event.result}`);
+      break;
+  }
+  if (ALERT_KINDS.has(event.kind)) {
+    state.alerts.unshift({ kind: event.kind, cycle: event.cycle, text: summarise(event) });
+    state.alerts.length = Math.min(state.alerts.length, MAX_ALERTS);
+  }
+}
+
+/** One line for an alert: its message or reason if it has one, else its fields. */
+function summarise(event) {
+  const text = event.message ?? event.reason ?? event.description ?? event.summary;
+  if (typeof text === 'string') return event.goalId ? `${event.goalId}: ${text}` : text;
+  return Object.entries(event)
+    .filter(([key]) => !HEADER_KEYS.has(key))
+    .map(([key, value]) => `${key}=${typeof value === 'object' ? JSON.stringify(value) : value}`)
+    .join(' ');
+}
+
+function sampleRate() {
+  const now = performance.now();
+  if (state.lastRateCycle !== null) {
+    const perSecond = ((state.cycle - state.lastRateCycle) * 1000) / (now - state.lastRateAt);
+    state.rate.push(Math.max(0, perSecond));
+    if (state.rate.length > RATE_SAMPLES) state.rate.shift();
+  }
+  state.lastRateCycle = state.cycle;
+  state.lastRateAt = now;
+  scheduleRender();
+}
+
+// ---- rendering --------------------------------------------------------------
+
+let renderQueued = false;
+function scheduleRender() {
+  if (renderQueued) return;
+  renderQueued = true;
+  requestAnimationFrame(() => {
+    renderQueued = false;
+    render();
+  });
+}
+
+function render() {
+  $('session').textContent = state.session || '—';
+  $('cycle').textContent = state.cycle;
+  $('facts').textContent = state.facts;
+  $('episodes').textContent = state.episodes;
+  $('paused').hidden = !state.paused;
+  renderGoals();
+  renderDecisions();
+  renderMemory();
+  renderRate();
+  renderAlerts();
+}
+
+const STATUS_ORDER = { Active: 0, Suspended: 1, Completed: 2, Failed: 3 };
+const byImportance = (a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || b.priority - a.priority || a.goalId.localeCompare(b.goalId, undefined, { numeric: true });
+
+function renderGoals() {
+  const goals = [...state.goals.values()];
+  const children = new Map();
+  for (const goal of goals) {
+    const parent = goal.parentId && state.goals.has(goal.parentId) ? goal.parentId : '';
+    if (!children.has(parent)) children.set(parent, []);
+    children.get(parent).push(goal);
+  }
+  const branch = (parentId) => {
+    const list = el('ul');
+    for (const goal of (children.get(parentId) ?? []).sort(byImportance)) {
+      const row = el('div', { class: `goal${state.freshGoals.has(goal.goalId) ? ' flash' : ''}`, 'data-status': goal.status, 'data-goal-id': goal.goalId, title: goal.criteria ? `criteria: ${goal.criteria}` : goal.goalId },
+        el('span', { class: 'status-dot' }),
+        el('span', { class: 'desc' }, goal.description),
+        el('span', { class: 'meta' },
+          el('span', { class: 'status' }, goal.status),
+          el('span', { class: 'prio', title: `priority ${goal.priority} of 255` }, el('span', { class: 'pbar' }, el('i', { style: `width:${(goal.priority / 255) * 100}%` })), goal.priority)));
+      const item = el('li', {}, row);
+      if (children.has(goal.goalId)) item.append(branch(goal.goalId));
+      list.append(item);
+    }
+    return list;
+  };
+  state.freshGoals.clear();
+  $('goal-tree').replaceChildren(...branch('').childNodes);
+  $('goal-empty').hidden = goals.length > 0;
+  const active = goals.filter((g) => g.status === 'Active').length;
+  $('goal-count').textContent = goals.length ? `${active} active / ${goals.length}` : '';
+}
+
+function renderDecisions() {
+  const items = state.decisions.map((d) => {
+    const parsed = parseBreakdown(d.breakdown);
+    const goal = state.goals.get(d.goalId);
+    const outcome = d.outcome ? el('span', { class: 'outcome', 'data-status': d.outcome.status, 'data-progress': d.outcome.progress }, d.outcome.status === 'ok' ? d.outcome.progress : d.outcome.status) : null;
+    const node = el('li', { class: 'decision', 'data-testid': 'decision', 'data-tool': d.tool },
+      el('header', {},
+        el('span', { class: 'tool' }, d.tool),
+        el('span', { class: 'goal-ref', title: d.goalId }, `${goal?.description ?? d.goalId} · cycle ${d.cycle}`),
+        outcome,
+        el('span', { class: 'score' }, (parsed?.score ?? d.score).toFixed(2))));
+    if (parsed) node.append(bars(parsed.parts));
+    else node.append(el('div', { class: 'mono dim' }, d.breakdown));
+    if (d.alternatives.length) node.append(el('div', { class: 'alternatives' }, 'also considered', ...d.alternatives.slice(0, 4).map((a) => el('span', {}, `${a.tool} ${a.score.toFixed(2)}`))));
+    if (d.impasse) node.append(el('div', { class: 'impasse' }, `impasse: ${d.impasse}`));
+    return node;
+  });
+  $('decisions').replaceChildren(...items);
+  $('decision-empty').hidden = items.length > 0;
+}
+
+/** Diverging bars around zero: half the track is a contribution of 1.0. */
+function bars(parts) {
+  const grid = el('div', { class: 'bars', 'data-testid': 'breakdown' });
+  for (const [name, colour] of PARTS) {
+    if (!(name in parts)) continue;
+    const value = parts[name];
+    const width = Math.min(50, Math.abs(value) * 50);
+    const position = value >= 0 ? `left:50%` : `left:${50 - width}%`;
+    const zero = value === 0 ? ' zero' : '';
+    const sign = value < 0 || Object.is(value, -0) ? '−' : '+';
+    grid.append(
+      el('span', { class: `label${zero}` }, name),
+      el('span', { class: 'track' }, el('span', { class: 'bar', 'data-part': name, style: `${position};width:${width}%;background:var(${colour})` })),
+      el('span', { class: `value${zero}` }, `${sign}${Math.abs(value).toFixed(name === 'archetype' ? 3 : 2)}`),
+    );
+  }
+  return grid;
+}
+
+function renderMemory() {
+  const { size, capacity, pressure } = state.memory;
+  $('memory-fill').style.width = `${Math.min(100, pressure * 100)}%`;
+  $('memory-text').textContent = `${size} / ${capacity} entries`;
+  $('memory-pct').textContent = `${Math.round(pressure * 100)}% pressure`;
+}
+
+function renderRate() {
+  const samples = state.rate;
+  const now = samples.at(-1) ?? 0;
+  const peak = Math.max(1, ...samples);
+  $('rate-now').textContent = now >= 10 ? Math.round(now) : now.toFixed(1);
+  $('rate-peak').textContent = Math.round(Math.max(0, ...samples));
+  if (samples.length < 2) return;
+  const x = (i) => (i / (RATE_SAMPLES - 1)) * 300;
+  const y = (v) => 76 - (v / peak) * 70;
+  const offset = RATE_SAMPLES - samples.length;
+  const line = samples.map((v, i) => `${i ? 'L' : 'M'}${x(i + offset).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
+  $('rate-line').setAttribute('d', line);
+  $('rate-area').setAttribute('d', `${line} L${x(RATE_SAMPLES - 1)},80 L${x(offset)},80 Z`);
+}
+
+function renderAlerts() {
+  $('alerts').replaceChildren(...state.alerts.map((a) => el('li', { class: 'alert', 'data-kind': a.kind }, el('span', { class: 'when' }, `#${a.cycle}`), el('span', { class: 'what' }, a.kind), a.text)));
+  $('alert-empty').hidden = state.alerts.length > 0;
+  $('alert-count').textContent = state.alerts.length || '';
+}
+
+function toast(text, isError = false) {
+  const item = el('li', { class: `toast${isError ? ' error' : ''}` }, text);
+  $('toasts').prepend(item);
+  while ($('toasts').children.length > 4) $('toasts').lastChild.remove();
+  setTimeout(() => item.remove(), 6000);
+}
+
+// ---- controls ----------------------------------------------------------------
+
+function setupControls() {
+  const fromHash = new URLSearchParams(location.hash.slice(1)).get('token');
+  if (fromHash) {
+    localStorage.setItem('ooda.token', fromHash);
+    history.replaceState(null, '', location.pathname);
+  }
+  $('token').value = localStorage.getItem('ooda.token') ?? '';
+  $('token-form').addEventListener('submit', (event) => event.preventDefault());
+  $('token').addEventListener('change', () => localStorage.setItem('ooda.token', $('token').value.trim()));
+
+  $('goal-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const description = $('goal-description').value.trim();
+    if (!description) return;
+    const signal = { type: 'goal', description, priority: Number($('goal-priority').value) };
+    const criteria = $('goal-criteria').value.trim();
+    if (criteria) signal.criteria = criteria;
+    send(signal, `goal "${description}"`);
+    $('goal-description').value = '';
+    $('goal-criteria').value = '';
+  });
+  for (const button of document.querySelectorAll('[data-command]')) {
+    button.addEventListener('click', () => send({ type: 'command', command: button.dataset.command }, button.dataset.command));
+  }
+  $('legend').replaceChildren(...PARTS.slice(0, 6).map(([name, colour]) => el('span', {}, el('i', { style: `background:var(${colour})` }), name)));
+}
+
+setupControls();
+connect();
+setInterval(sampleRate, 1000);
+render();

@@ -1,0 +1,137 @@
+/**
+ * toWebSocket: publishes every event to every subscribed client of a
+ * {@link WsServer}. Each event is serialised once; each client gets the
+ * events of the kinds it subscribed to (all by default). Events that arrive
+ * in the same burst go out together as one array frame per client, flushed
+ * on the next turn of the event loop (or as soon as a batch reaches
+ * `maxFrameBytes`); a lone event goes out as a plain object.
+ *
+ * A client that connects late first receives a snapshot (`snapshot()`, when
+ * given) and then the last `replay` events as one array frame.
+ *
+ * Slow consumers: before an event is queued for a client, its queued bytes
+ * (the socket's `bufferedAmount` plus the batch not yet sent) are checked; past
+ * `maxQueuedBytes` the client is dropped with close code 4008 and a reason
+ * naming the figures. Other clients are unaffected, and the server's memory per
+ * client stays under the cap plus one event.
+ *
+ *   events:  --a-b-c----d--|
+ *   client:  ----[a,b,c]-d--     (one frame per burst; 1001 when the server closes)
+ *
+ * Options: maxQueuedBytes (4 MiB), replay (100), maxFrameBytes (256 KiB), snapshot (none).
+ */
+import type { Observer } from 'rxjs';
+import type { AgentEvent, EventKind } from '../streams/events.js';
+import { CLOSE_SLOW_CONSUMER, type Snapshot } from '../streams/wsProtocol.js';
+import type { WsClient, WsServer } from './wsServer.js';
+
+export interface WebSocketSinkOptions {
+  maxQueuedBytes?: number;
+  replay?: number;
+  maxFrameBytes?: number;
+  snapshot?: () => Snapshot;
+}
+
+export interface WebSocketSink extends Observer<AgentEvent> {
+  /** Clients served now, events published, frames sent, slow clients dropped. */
+  stats(): { clients: number; events: number; frames: number; dropped: number };
+}
+
+export const DEFAULT_MAX_QUEUED_BYTES = 4 * 1024 * 1024;
+
+interface Serialised {
+  kind: EventKind;
+  text: string;
+  bytes: number;
+}
+
+interface Outbox {
+  items: string[];
+  bytes: number;
+}
+
+export function toWebSocket(server: WsServer, options: WebSocketSinkOptions = {}): WebSocketSink {
+  const cap = options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES;
+  const replay = options.replay ?? 100;
+  const maxFrameBytes = options.maxFrameBytes ?? 256 * 1024;
+  const recent: Serialised[] = [];
+  const outboxes = new Map<WsClient, Outbox>();
+  const dirty = new Set<WsClient>();
+  let flushScheduled = false;
+  let events = 0;
+  let frames = 0;
+  let dropped = 0;
+
+  /** Sends a client its batch; `shared` lets clients with the same batch share one encoded Buffer. */
+  const flush = (client: WsClient, outbox: Outbox, shared?: Map<string, Buffer>): void => {
+    dirty.delete(client);
+    if (outbox.items.length === 0) return;
+    const text = outbox.items.length === 1 ? outbox.items[0]! : `[${outbox.items.join(',')}]`;
+    outbox.items = [];
+    outbox.bytes = 0;
+    let frame = shared?.get(text);
+    if (shared && !frame) shared.set(text, (frame = Buffer.from(text)));
+    client.send(frame ?? text);
+    frames++;
+  };
+  const flushAll = (): void => {
+    flushScheduled = false;
+    const shared = new Map<string, Buffer>();
+    for (const client of [...dirty]) {
+      const outbox = outboxes.get(client);
+      if (outbox) flush(client, outbox, shared);
+      else dirty.delete(client);
+    }
+  };
+
+  server.onConnection((client) => {
+    if (options.snapshot) client.reply(options.snapshot());
+    const missed = recent.filter((e) => client.wants(e.kind)).map((e) => e.text);
+    if (missed.length > 0) {
+      client.send(`[${missed.join(',')}]`);
+      frames++;
+    }
+    outboxes.set(client, { items: [], bytes: 0 });
+    return () => {
+      outboxes.delete(client);
+      dirty.delete(client);
+    };
+  });
+
+  return {
+    next(event) {
+      events++;
+      const text = JSON.stringify(event);
+      const item: Serialised = { kind: event.kind, text, bytes: Buffer.byteLength(text) };
+      recent.push(item);
+      if (recent.length > replay) recent.shift();
+      for (const [client, outbox] of outboxes) {
+        if (!client.wants(item.kind)) continue;
+        const queued = client.socket.bufferedAmount + outbox.bytes + item.bytes;
+        if (queued > cap) {
+          dropped++;
+          outboxes.delete(client);
+          dirty.delete(client);
+          server.drop(client, CLOSE_SLOW_CONSUMER, `slow consumer: ${queued} bytes queued, over the cap of ${cap}`);
+          continue;
+        }
+        outbox.items.push(text);
+        outbox.bytes += item.bytes;
+        if (outbox.bytes >= maxFrameBytes) flush(client, outbox);
+        else dirty.add(client);
+      }
+      if (dirty.size > 0 && !flushScheduled) {
+        flushScheduled = true;
+        setImmediate(flushAll);
+      }
+    },
+    error(error) {
+      flushAll();
+      process.stderr.write(`ooda: event stream failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    },
+    complete() {
+      flushAll();
+    },
+    stats: () => ({ clients: outboxes.size, events, frames, dropped }),
+  };
+}

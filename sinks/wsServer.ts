@@ -1,0 +1,364 @@
+/**
+ * The agent's one HTTP server: the dashboard's static files at `/` and a
+ * WebSocket endpoint at `/ws` (protocol in streams/wsProtocol.ts).
+ *
+ * It owns the connections: it parses every inbound frame, keeps each
+ * client's subscription, checks the control token on anything but
+ * `subscribe`, hands signal messages to the registered {@link SignalChannel}
+ * handler (the WebSocket input source) and answers with an ack or an error
+ * naming the problem. Bad JSON, unknown messages and binary frames get an
+ * error; a frame over `maxPayload` closes that client with 1009; the server
+ * lives on. Ping/pong every `pingIntervalMs` drops peers that stopped
+ * answering. Event delivery is the sink's job (sinks/toWebSocket.ts).
+ *
+ * Bound to 127.0.0.1 unless `host` says otherwise. On a loopback host,
+ * requests must name a loopback Host (no DNS rebinding) and a browser's
+ * Origin must be the server's own, so another web page cannot read events.
+ *
+ * Options: host ('127.0.0.1'), port (0: any free port), token (generated:
+ * 32 hex digits), maxPayload (64 KiB), pingIntervalMs (15 000), closeTimeoutMs
+ * (2 000: how long a dropped client gets to take its close frame before the
+ * socket is destroyed), dashboardDir (the package's `dashboard/`).
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { join } from 'node:path';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { EVENT_KINDS, type EventKind } from '../streams/events.js';
+import { packageRoot } from '../streams/packageRoot.js';
+import {
+  CLOSE_GOING_AWAY,
+  SignalMessage,
+  SubscribeMessage,
+  type ServerMessage,
+  type SignalChannel,
+  type SignalRequest,
+  type SignalVerdict,
+  type Subscription,
+} from '../streams/wsProtocol.js';
+
+export interface WsServerOptions {
+  host?: string;
+  port?: number;
+  token?: string;
+  maxPayload?: number;
+  pingIntervalMs?: number;
+  closeTimeoutMs?: number;
+  dashboardDir?: string;
+}
+
+/** One connected WebSocket client, as the sink sees it. */
+export interface WsClient {
+  /** `ws-1`, `ws-2`, … in connection order. */
+  readonly id: string;
+  readonly socket: WebSocket;
+  readonly subscription: Subscription;
+  /** False once the client is closing (dropped, or gone). */
+  readonly open: boolean;
+  /** Whether the client is open and subscribed to `kind`. */
+  wants(kind: EventKind): boolean;
+  /** Sends a pre-serialised JSON text frame (a Buffer can be shared between clients). */
+  send(frame: string | Buffer): void;
+  /** Sends a protocol message. */
+  reply(message: ServerMessage): void;
+}
+
+/** Called for each new client; may return a teardown run when the client goes. */
+export type ConnectionListener = (client: WsClient) => (() => void) | void;
+
+export const DEFAULT_MAX_PAYLOAD = 64 * 1024;
+export const DEFAULT_PING_INTERVAL_MS = 15_000;
+
+const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+const STATIC_FILES: Record<string, { file: string; type: string }> = {
+  '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
+  '/index.html': { file: 'index.html', type: 'text/html; charset=utf-8' },
+  '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
+  '/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
+};
+const SIGNAL_HELP = 'expected {"subscribe": [kinds…] | "*"} or {"id"?, "token", "signal": {"type": …}}';
+
+class Connection implements WsClient {
+  alive = true;
+  open = true;
+  subscription: Subscription;
+  teardowns: (() => void)[] = [];
+
+  constructor(
+    readonly id: string,
+    readonly socket: WebSocket,
+    subscription: Subscription,
+    private readonly closeTimeoutMs: number,
+  ) {
+    this.subscription = subscription;
+  }
+
+  wants(kind: EventKind): boolean {
+    return this.open && (this.subscription === 'all' || this.subscription.has(kind));
+  }
+
+  send(frame: string | Buffer): void {
+    if (this.open) this.socket.send(frame, { binary: false });
+  }
+
+  reply(message: ServerMessage): void {
+    this.send(JSON.stringify(message));
+  }
+
+  /** Closes with `code` and `reason`; destroys the socket if the close frame cannot get out in time. */
+  close(code: number, reason: string): void {
+    if (!this.open) return;
+    this.open = false;
+    this.socket.close(code, reason);
+    setTimeout(() => this.socket.terminate(), this.closeTimeoutMs).unref();
+  }
+}
+
+export class WsServer implements SignalChannel {
+  readonly token: string;
+  /** Whether the token was generated (so the CLI should print it). */
+  readonly tokenGenerated: boolean;
+  /** The port it listens on (the one picked when asked for port 0). */
+  port = 0;
+  private readonly connections = new Set<Connection>();
+  private readonly listeners = new Set<ConnectionListener>();
+  private signalHandler: ((request: SignalRequest) => SignalVerdict) | undefined;
+  private readonly wss: WebSocketServer;
+  private readonly http: Server;
+  private readonly pinger: NodeJS.Timeout;
+  private readonly dashboardDir: string;
+  private readonly closeTimeoutMs: number;
+  private connected = 0;
+  private droppedCount = 0;
+  private closing: Promise<void> | undefined;
+
+  /** Starts a server and resolves once it listens; rejects with the listen error (e.g. EADDRINUSE). */
+  static async listen(options: WsServerOptions = {}): Promise<WsServer> {
+    const server = new WsServer(options);
+    await new Promise<void>((resolve, reject) => {
+      server.http.once('error', reject);
+      server.http.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+        server.http.off('error', reject);
+        server.port = (server.http.address() as AddressInfo).port;
+        resolve();
+      });
+    });
+    return server;
+  }
+
+  private constructor(private readonly options: WsServerOptions) {
+    this.tokenGenerated = options.token === undefined;
+    this.token = options.token ?? randomBytes(16).toString('hex');
+    this.dashboardDir = options.dashboardDir ?? join(packageRoot(), 'dashboard');
+    this.closeTimeoutMs = options.closeTimeoutMs ?? 2000;
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? DEFAULT_MAX_PAYLOAD });
+    this.http = createServer((req, res) => void this.serveStatic(req, res));
+    this.http.on('upgrade', (req, socket, head) => this.upgrade(req, socket, head));
+    this.pinger = setInterval(() => this.ping(), options.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS);
+    this.pinger.unref();
+  }
+
+
+  /** The dashboard's address, e.g. `http://127.0.0.1:8080/`. */
+  get url(): string {
+    return `http://${this.hostForUrl()}:${this.port}/`;
+  }
+
+  /** The WebSocket endpoint, e.g. `ws://127.0.0.1:8080/ws`. */
+  get wsUrl(): string {
+    return `ws://${this.hostForUrl()}:${this.port}/ws`;
+  }
+
+  /** Connected clients now, connections ever accepted, clients dropped (slow, dead). */
+  stats(): { clients: number; connected: number; dropped: number } {
+    return { clients: this.connections.size, connected: this.connected, dropped: this.droppedCount };
+  }
+
+  /** Calls `listener` for every client, present and future; returns a function that stops it. */
+  onConnection(listener: ConnectionListener): () => void {
+    this.listeners.add(listener);
+    for (const connection of this.connections) this.attach(connection, listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  onSignal(handler: (request: SignalRequest) => SignalVerdict): () => void {
+    if (this.signalHandler) throw new Error('WsServer: a signal handler is already registered');
+    this.signalHandler = handler;
+    return () => {
+      if (this.signalHandler === handler) this.signalHandler = undefined;
+    };
+  }
+
+  /** Closes every client with 1001 and `reason`, then the server. Idempotent. */
+  close(reason = 'agent stopped'): Promise<void> {
+    this.closing ??= new Promise<void>((resolve) => {
+      clearInterval(this.pinger);
+      const gone = [...this.connections].map((c) => new Promise<void>((done) => {
+        c.socket.once('close', () => done());
+        c.close(CLOSE_GOING_AWAY, reason);
+      }));
+      this.http.close(() => undefined);
+      this.http.closeAllConnections();
+      void Promise.all(gone).then(() => this.wss.close(() => resolve()));
+    });
+    return this.closing;
+  }
+
+  private hostForUrl(): string {
+    const host = this.options.host ?? '127.0.0.1';
+    return host.includes(':') ? `[${host}]` : host;
+  }
+
+  private attach(connection: Connection, listener: ConnectionListener): void {
+    const teardown = listener(connection);
+    if (teardown) connection.teardowns.push(teardown);
+  }
+
+  /** On a loopback server: a loopback Host header, and a browser Origin equal to our own. */
+  private allowed(req: IncomingMessage): string | null {
+    if (!LOOPBACK_NAMES.has(this.options.host ?? '127.0.0.1')) return null;
+    const host = req.headers.host ?? '';
+    const hostname = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
+    if (!LOOPBACK_NAMES.has(hostname)) return `Host ${JSON.stringify(host)} is not a loopback name`;
+    const origin = req.headers.origin;
+    if (origin !== undefined && origin !== `http://${host}`) return `Origin ${JSON.stringify(origin)} is not this server`;
+    return null;
+  }
+
+  private async serveStatic(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const refused = this.allowed(req);
+    const entry = STATIC_FILES[path];
+    const fail = (status: number, text: string): void => {
+      res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${text}\n`);
+    };
+    if (refused) return fail(403, refused);
+    if (path === '/ws') return fail(426, 'this is the WebSocket endpoint: connect with a WebSocket client');
+    if (req.method !== 'GET' && req.method !== 'HEAD') return fail(405, `${req.method} is not allowed`);
+    if (!entry) return fail(404, `no such page: ${path}`);
+    try {
+      const body = await readFile(join(this.dashboardDir, entry.file));
+      res.writeHead(200, {
+        'content-type': entry.type,
+        'cache-control': 'no-cache',
+        'x-content-type-options': 'nosniff',
+        'content-security-policy': "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    } catch (error) {
+      fail(500, `cannot read ${entry.file}: ${(error as Error).message}`);
+    }
+  }
+
+  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const refused = url.pathname === '/ws' ? this.allowed(req) : `no WebSocket endpoint at ${url.pathname} (use /ws)`;
+    const kinds = parseKinds(url.searchParams.get('subscribe'));
+    if (refused) return refuse(socket, 403, refused);
+    if ('problem' in kinds) return refuse(socket, 400, kinds.problem);
+    if (this.closing) return refuse(socket, 503, 'server closing');
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.connect(ws, kinds.subscription));
+  }
+
+  private connect(socket: WebSocket, subscription: Subscription): void {
+    const connection = new Connection(`ws-${++this.connected}`, socket, subscription, this.closeTimeoutMs);
+    this.connections.add(connection);
+    socket.on('pong', () => (connection.alive = true));
+    socket.on('message', (data, isBinary) => {
+      connection.alive = true;
+      this.receive(connection, data, isBinary);
+    });
+    socket.on('error', () => connection.close(1011, 'socket error'));
+    socket.once('close', () => {
+      connection.open = false;
+      this.connections.delete(connection);
+      for (const teardown of connection.teardowns.splice(0)) teardown();
+    });
+    for (const listener of this.listeners) this.attach(connection, listener);
+  }
+
+  private ping(): void {
+    for (const connection of this.connections) {
+      if (!connection.open) continue;
+      if (!connection.alive) {
+        this.droppedCount++;
+        connection.open = false;
+        connection.socket.terminate();
+        continue;
+      }
+      connection.alive = false;
+      connection.socket.ping();
+    }
+  }
+
+  /**
+   * Drops a client (the sink's slow consumers): closes it with `code` and
+   * `reason`, destroying the socket after `closeTimeoutMs` if the close frame
+   * cannot get out, and counts it in `stats().dropped`.
+   */
+  drop(client: WsClient, code: number, reason: string): void {
+    const connection = [...this.connections].find((c) => c === client);
+    if (!connection?.open) return;
+    this.droppedCount++;
+    connection.close(code, reason);
+  }
+
+  private receive(connection: Connection, data: RawData, isBinary: boolean): void {
+    const error = (text: string, id?: string): void => connection.reply(id === undefined ? { type: 'error', error: text } : { type: 'error', id, error: text });
+    if (isBinary) return error('binary frames are not accepted: send JSON text');
+    let message: unknown;
+    try {
+      message = JSON.parse(data.toString());
+    } catch (e) {
+      return error(`not JSON: ${(e as Error).message}`);
+    }
+    if (message !== null && typeof message === 'object' && 'subscribe' in message) {
+      const parsed = SubscribeMessage.safeParse(message);
+      if (!parsed.success) return error(`invalid subscribe: ${describeIssue(parsed.error.issues[0]!)}`);
+      connection.subscription = parsed.data.subscribe === '*' ? 'all' : new Set(parsed.data.subscribe);
+      return connection.reply({ type: 'ack', accepted: 'subscribe', kinds: parsed.data.subscribe });
+    }
+    if (message === null || typeof message !== 'object' || !('signal' in message)) return error(`unknown message: ${SIGNAL_HELP}`);
+    const parsed = SignalMessage.safeParse(message);
+    const rawId = (message as { id?: unknown }).id;
+    const id = typeof rawId === 'string' ? rawId : undefined;
+    if (!parsed.success) return error(`invalid signal message: ${describeIssue(parsed.error.issues[0]!)}`, id);
+    if (!this.tokenMatches(parsed.data.token)) {
+      return error(parsed.data.token === undefined ? 'unauthorised: signals need the control token ("token" field)' : 'unauthorised: wrong token', id);
+    }
+    if (!this.signalHandler) return error('the agent is not accepting signals (it has stopped)', id);
+    const verdict = this.signalHandler({ client: connection.id, signal: parsed.data.signal, ...(id === undefined ? {} : { id }) });
+    if (!verdict.ok) return error(verdict.error, id);
+    connection.reply(id === undefined ? { type: 'ack', accepted: verdict.signal } : { type: 'ack', id, accepted: verdict.signal });
+  }
+
+  private tokenMatches(token: string | undefined): boolean {
+    if (token === undefined) return false;
+    const given = Buffer.from(token);
+    const expected = Buffer.from(this.token);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+}
+
+/** Answers an upgrade request with an HTTP error and closes the socket. */
+function refuse(socket: Duplex, status: number, reason: string): void {
+  const body = `${reason}\n`;
+  socket.end(`HTTP/1.1 ${status} Refused\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+}
+
+/** `?subscribe=decision,goal` → a set of kinds; absent or `*` → all; an unknown kind → the problem. */
+function parseKinds(raw: string | null): { subscription: Subscription } | { problem: string } {
+  if (raw === null || raw === '' || raw === '*') return { subscription: 'all' };
+  const kinds = raw.split(',').map((k) => k.trim());
+  const unknown = kinds.filter((k) => !(EVENT_KINDS as readonly string[]).includes(k));
+  if (unknown.length > 0) return { problem: `unknown event kind(s) in ?subscribe: ${unknown.join(', ')}` };
+  return { subscription: new Set(kinds as EventKind[]) };
+}
+
+function describeIssue(issue: { path: PropertyKey[]; message: string; code: string; keys?: string[] }): string {
+  const where = issue.path.length ? issue.path.map(String).join('.') : issue.code === 'unrecognized_keys' ? (issue.keys ?? []).join(', ') : 'message';
+  return `${where}: ${issue.message}`;
+}

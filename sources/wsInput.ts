@@ -1,0 +1,32 @@
+/**
+ * fromWebSocket: signals sent by WebSocket clients → stimuli for perceive.
+ * The server has already checked the control token; here each signal is
+ * validated by the same path as a line on stdin (streams/validateSignal.ts)
+ * and restricted to goal, fact, input and command, so the client gets an ack
+ * or an error naming the problem at once. Accepted signals are emitted with
+ * `source` = the client's id (`ws-3`). It never completes by itself: the run
+ * that reads it stays alive (`keepAlive`) until it is stopped; unsubscribing
+ * stops routing signals here (clients then get "not accepting signals").
+ *
+ *   client frames:    --g---x---c--     (x: an invalid fact)
+ *   fromWebSocket():  --g-------c--     (x answered with an error, never emitted)
+ */
+import { Observable } from 'rxjs';
+import type { Stimulus } from '../streams/signals.js';
+import { validateSignal } from '../streams/validateSignal.js';
+import { WS_SIGNAL_TYPES, type SignalChannel } from '../streams/wsProtocol.js';
+
+export function fromWebSocket(channel: SignalChannel): Observable<Stimulus> {
+  return new Observable<Stimulus>((subscriber) =>
+    channel.onSignal((request) => {
+      const validated = validateSignal(request.signal);
+      if (!validated.ok) return { ok: false, error: validated.reason };
+      const type = validated.signal.type;
+      if (!(WS_SIGNAL_TYPES as readonly string[]).includes(type)) {
+        return { ok: false, error: `${type} signals are not accepted over WebSocket (accepted: ${WS_SIGNAL_TYPES.join(', ')})` };
+      }
+      subscriber.next({ source: request.client, value: request.signal });
+      return { ok: true, signal: type };
+    }),
+  );
+}

@@ -1,0 +1,54 @@
+/**
+ * The snapshot a late-joining WebSocket client starts from: the goals, the
+ * state of working memory and the last decisions (the mind's provenance log),
+ * read from the mind at the moment the client connects.
+ */
+import type { Mind } from '../mind/mind.js';
+import type { Snapshot } from './wsProtocol.js';
+
+export interface SnapshotOptions {
+  /** Most recent working-memory entries included. Default 12. */
+  memoryEntries?: number;
+  /** Most recent decisions included. Default 20. */
+  decisions?: number;
+}
+
+/** Reads a snapshot of `mind` for session `session`. */
+export function agentSnapshot(mind: Mind, session: string, options: SnapshotOptions = {}): Snapshot {
+  const goals = mind.goals.all().map((goal) => {
+    const out: Snapshot['goals'][number] = {
+      goalId: goal.id,
+      description: goal.description,
+      criteria: goal.criteria,
+      status: goal.status,
+      priority: goal.priority,
+      childIds: [...goal.childIds],
+    };
+    if (goal.parentId !== undefined) out.parentId = goal.parentId;
+    return out;
+  });
+  return {
+    type: 'snapshot',
+    session,
+    cycle: mind.cycle,
+    paused: mind.paused,
+    goals,
+    memory: {
+      size: mind.memory.size,
+      capacity: mind.memory.capacity,
+      pressure: mind.memory.pressure,
+      recent: mind.memory.recent(options.memoryEntries ?? 12).map((e) => ({ kind: e.kind, content: e.content, cycle: e.sourceCycle })),
+    },
+    decisions: mind.provenance.slice(-(options.decisions ?? 20)).map((p) => ({
+      cycle: p.cycle,
+      goalId: p.goalId,
+      tool: p.tool,
+      score: p.score,
+      breakdown: p.breakdown,
+      status: p.status,
+      progress: p.progress,
+    })),
+    episodes: mind.episodes.size,
+    facts: mind.graph.knowledgeSize,
+  };
+}

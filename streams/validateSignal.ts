@@ -1,0 +1,33 @@
+/**
+ * The one validation path for signals from outside (a line on stdin, a
+ * WebSocket message): shape first (an object with a known `type`), then the
+ * zod schema. Problems are named with the field and the reason, e.g.
+ * `invalid goal signal: priority: Too big: expected number to be <=255`.
+ */
+import { EXTERNAL_SIGNAL_TYPES, ExternalSignal } from './signals.js';
+
+export type SignalValidation = { ok: true; signal: ExternalSignal } | { ok: false; reason: string };
+
+/** Validates a parsed JSON value as an external signal. */
+export function validateSignal(value: unknown): SignalValidation {
+  const problem = shapeProblem(value);
+  if (problem) return { ok: false, reason: problem };
+  const parsed = ExternalSignal.safeParse(value);
+  if (parsed.success) return { ok: true, signal: parsed.data };
+  const issue = parsed.error.issues[0]!;
+  const type = (value as { type: string }).type;
+  const where = issue.path.length ? issue.path.join('.') : issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : 'signal';
+  return { ok: false, reason: `invalid ${type} signal: ${where}: ${issue.message}` };
+}
+
+function shapeProblem(value: unknown): string | null {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return `expected a JSON object with a "type" field, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`;
+  }
+  const type = (value as { type?: unknown }).type;
+  if (TYPES.has(type)) return null;
+  const expected = `expected one of ${EXTERNAL_SIGNAL_TYPES.join(', ')}`;
+  return type === undefined ? `missing "type" (${expected})` : `unknown signal type ${JSON.stringify(type)} (${expected})`;
+}
+
+const TYPES: ReadonlySet<unknown> = new Set(EXTERNAL_SIGNAL_TYPES);

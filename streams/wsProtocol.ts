@@ -1,0 +1,105 @@
+/**
+ * The WebSocket protocol between the agent's server (`/ws`) and its clients
+ * (the dashboard, scripts). Frames are JSON text.
+ *
+ * Client → server:
+ * - `{"subscribe": ["decision", "goal"]}` or `{"subscribe": "*"}`: which event
+ *   kinds to receive (all by default; also `/ws?subscribe=decision,goal`). No token.
+ * - `{"id": "c1", "token": "…", "signal": {"type": "goal", "description": "…"}}`:
+ *   a signal (goal, fact, input, command) validated like a line on stdin;
+ *   needs the control token. `id` (optional) comes back in the answer.
+ *
+ * Server → client:
+ * - an event (an object with `kind`), or under load an array of events;
+ * - `{"type": "snapshot", …}` once on connect, followed by the last events;
+ * - `{"type": "ack", id?, accepted}` / `{"type": "error", id?, error}` answering a message.
+ *
+ * A client over its queued-bytes cap is closed with {@link CLOSE_SLOW_CONSUMER};
+ * a frame over `maxPayload` with 1009; the server stopping closes with 1001.
+ */
+import { z } from 'zod';
+import { EVENT_KINDS, type AgentEvent, type EventKind, type GoalStatus } from './events.js';
+
+/** Signal types a WebSocket client may send. */
+export const WS_SIGNAL_TYPES = ['goal', 'fact', 'input', 'command'] as const;
+
+/** Close code for a client that does not read fast enough (its queue passed the cap). */
+export const CLOSE_SLOW_CONSUMER = 4008;
+/** Close code when the agent stops (the standard "going away"). */
+export const CLOSE_GOING_AWAY = 1001;
+
+export const SubscribeMessage = z
+  .object({ subscribe: z.union([z.literal('*'), z.array(z.enum(EVENT_KINDS))]) })
+  .strict();
+export type SubscribeMessage = z.infer<typeof SubscribeMessage>;
+
+export const SignalMessage = z
+  .object({
+    id: z.string().max(128).optional(),
+    token: z.string().max(256).optional(),
+    signal: z.unknown(),
+  })
+  .strict();
+export type SignalMessage = z.infer<typeof SignalMessage>;
+
+/** The kinds a client receives: every kind, or a set. */
+export type Subscription = 'all' | ReadonlySet<EventKind>;
+
+/** The state a late joiner starts from (goals, working memory, last decisions). */
+export interface Snapshot {
+  type: 'snapshot';
+  session: string;
+  cycle: number;
+  paused: boolean;
+  goals: {
+    goalId: string;
+    description: string;
+    criteria: string;
+    status: GoalStatus;
+    priority: number;
+    parentId?: string;
+    childIds: string[];
+  }[];
+  memory: {
+    size: number;
+    capacity: number;
+    pressure: number;
+    recent: { kind: string; content: string; cycle: number }[];
+  };
+  decisions: { cycle: number; goalId: string; tool: string; score: number; breakdown: string; status: string; progress: string }[];
+  episodes: number;
+  facts: number;
+}
+
+/** Answers a message: `accepted` is `subscribe` (with the kinds) or the signal's type. */
+export interface Ack {
+  type: 'ack';
+  id?: string;
+  accepted: string;
+  kinds?: EventKind[] | '*';
+}
+
+export interface ErrorReply {
+  type: 'error';
+  id?: string;
+  error: string;
+}
+
+export type ServerMessage = Snapshot | Ack | ErrorReply | AgentEvent | AgentEvent[];
+
+/** A signal message that passed the token check, for the input source to validate. */
+export interface SignalRequest {
+  /** The connection it came from, e.g. `ws-3`. */
+  client: string;
+  id?: string;
+  signal: unknown;
+}
+
+/** The input source's answer: accepted (with its signal type) or the problem. */
+export type SignalVerdict = { ok: true; signal: string } | { ok: false; error: string };
+
+/** Where signal messages go: the server implements it, the WebSocket input source listens on it. */
+export interface SignalChannel {
+  /** Routes signal messages to `handler` until the returned function is called. */
+  onSignal(handler: (request: SignalRequest) => SignalVerdict): () => void;
+}

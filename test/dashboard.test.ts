@@ -1,0 +1,112 @@
+import test from 'ava';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { packageRoot } from '../streams/packageRoot.js';
+
+const TOKEN = 'dashboard-test-token';
+const root = packageRoot();
+
+interface Agent {
+  process: ChildProcess;
+  url: string;
+  session: string;
+  exited: Promise<number | null>;
+}
+
+/** `ooda run --ws PORT` over the demo knowledge, with no goals; resolves once it prints the dashboard address. */
+async function startAgent(port: number, session: string): Promise<Agent> {
+  const child = spawn(
+    process.execPath,
+    ['--import=tsx', 'bin/ooda.ts', 'run', '--ws', String(port), '--token', TOKEN, '--kg', 'demo/knowledge.ndjson', '--no-stdin', '--heartbeat', '0', '--pace', '20', '--session', session],
+    { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let stderr = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr!.on('data', (chunk) => {
+      stderr += String(chunk);
+      const match = /^dashboard: (http:\/\/127\.0\.0\.1:\d+\/)$/m.exec(stderr);
+      if (match) resolve(match[1]!);
+    });
+    void exited.then((code) => reject(new Error(`agent exited (${code}) before listening:\n${stderr}`)));
+  });
+  return { process: child, url, session, exited };
+}
+
+async function launch(): Promise<{ context: BrowserContext; dispose(): Promise<void> }> {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'ooda-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1440, height: 900 },
+  });
+  return {
+    context,
+    async dispose() {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+test('the dashboard ports the breakdown format of mind/utility.ts exactly', (t) => {
+  const pattern = (source: string) => /\/(\^\\\[score=.*\\\]\$)\//.exec(source)?.[1];
+  const dashboard = pattern(readFileSync(join(root, 'dashboard', 'app.js'), 'utf8'));
+  t.truthy(dashboard);
+  t.is(dashboard, pattern(readFileSync(join(root, 'mind', 'utility.ts'), 'utf8')));
+});
+
+test('in Chromium: add a goal from the page, see it in the goal tree and its decision with a breakdown; reconnects after a restart', async (t) => {
+  const first = await startAgent(0, 'dash-1');
+  let second: Agent | undefined;
+  const browser = await launch();
+  t.teardown(async () => {
+    await browser.dispose();
+    for (const agent of [first, second]) {
+      if (agent && agent.process.exitCode === null) {
+        agent.process.kill('SIGINT');
+        await agent.exited;
+      }
+    }
+  });
+  const page = await browser.context.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  await page.goto(`${first.url}#token=${TOKEN}`);
+  await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
+  t.is(await page.locator('#session').textContent(), 'dash-1');
+  t.is(await page.locator('#token').inputValue(), TOKEN, 'the token comes from the #token= link');
+
+  await page.fill('#goal-description', 'Find moons of Mars');
+  await page.fill('#goal-priority', '200');
+  await page.click('#goal-form button[type=submit]');
+  const goal = page.locator('[data-testid=goal-tree] .goal', { hasText: 'Find moons of Mars' });
+  await goal.waitFor({ timeout: 10_000 });
+  t.regex((await goal.textContent())!, /200/);
+  await page.locator('.toast', { hasText: 'goal "Find moons of Mars": accepted' }).waitFor({ timeout: 10_000 });
+
+  const decision = page.locator('[data-testid=decision]').first();
+  await decision.waitFor({ timeout: 10_000 });
+  const tool = (await decision.locator('.tool').textContent())!;
+  const score = Number(await decision.locator('.score').textContent());
+  const labels = await decision.locator('.bars .label').allTextContents();
+  t.deepEqual(labels.slice(0, 6), ['base', 'recency', 'novelty', 'episodic', 'pressure', 'archetype']);
+  const values = (await decision.locator('.bars .value').allTextContents()).map((v) => Number(v.replace('−', '-')));
+  t.is(Math.round(values.reduce((a, b) => a + b, 0) * 100) / 100, score, `${tool}: the bars add up to the score`);
+  const baseWidth = await decision.locator('.bar[data-part=base]').evaluate((bar) => (bar as HTMLElement).style.width);
+  t.true(parseFloat(baseWidth) > 0, 'the base bar is drawn');
+
+  // The agent restarts on the same port: the page reconnects and shows the new session.
+  const port = Number(new URL(first.url).port);
+  first.process.kill('SIGINT');
+  await first.exited;
+  await page.locator('#conn[data-state="down"]').waitFor({ timeout: 10_000 });
+  second = await startAgent(port, 'dash-2');
+  await page.locator('#conn[data-state="live"]').waitFor({ timeout: 15_000 });
+  await page.locator('#session', { hasText: 'dash-2' }).waitFor({ timeout: 10_000 });
+  t.is(await page.locator('[data-testid=goal-tree] .goal').count(), 0, 'the new agent has no goals yet');
+  t.deepEqual(pageErrors, []);
+});

@@ -1,0 +1,270 @@
+import test from 'ava';
+import { createConnection, type Socket } from 'node:net';
+import { PassThrough } from 'node:stream';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { Subject } from 'rxjs';
+import WebSocket from 'ws';
+import { toWebSocket } from '../sinks/toWebSocket.js';
+import { WsServer, type WsServerOptions } from '../sinks/wsServer.js';
+import type { AgentEvent } from '../streams/events.js';
+import { demoKnowledgeFile } from '../streams/demo.js';
+import { startProgram, type RunningProgram } from '../streams/program.js';
+import { AgentConfig } from '../streams/config.js';
+import { CLOSE_SLOW_CONSUMER } from '../streams/wsProtocol.js';
+
+const TOKEN = 'test-token-1234';
+
+/** A ws client that records every message (arrays flattened) and its close. */
+class Client {
+  readonly messages: any[] = [];
+  /** Events received (counted even when not kept). */
+  received = 0;
+  closed: { code: number; reason: string } | undefined;
+  raw: Socket | undefined;
+  readonly ready: Promise<void>;
+  readonly socket: WebSocket;
+
+  /** `keep: false` only counts events (for floods). */
+  constructor(url: string, options: WebSocket.ClientOptions = {}, private readonly keep = true) {
+    this.socket = new WebSocket(url, {
+      ...options,
+      createConnection: (opts: any) => (this.raw = createConnection(opts)),
+    } as WebSocket.ClientOptions);
+    this.socket.on('message', (data) => {
+      const message = JSON.parse(String(data));
+      const batch = Array.isArray(message) ? message : [message];
+      this.received += batch.filter((m) => typeof m.kind === 'string').length;
+      if (this.keep) this.messages.push(...batch);
+    });
+    this.socket.on('close', (code, reason) => (this.closed = { code, reason: String(reason) }));
+    this.ready = new Promise((resolve, reject) => {
+      this.socket.once('open', () => resolve());
+      this.socket.once('error', reject);
+    });
+  }
+
+  get events(): AgentEvent[] {
+    return this.messages.filter((m) => typeof m.kind === 'string');
+  }
+
+  send(message: unknown): void {
+    this.socket.send(typeof message === 'string' ? message : JSON.stringify(message));
+  }
+
+  /** Sends and resolves with the answer (ack or error) carrying the same id, or the next answer. */
+  async ask(message: Record<string, unknown> | string): Promise<any> {
+    const before = this.answers().length;
+    this.send(message);
+    await until(() => this.answers().length > before, 'an answer');
+    return this.answers()[before];
+  }
+
+  answers(): any[] {
+    return this.messages.filter((m) => m.type === 'ack' || m.type === 'error');
+  }
+}
+
+/** Waits (bounded: 10 s) until `check` holds. */
+async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  for (let waited = 0; !check(); waited += 10) {
+    if (waited > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** The real program (as `ooda run --ws 0`) over the demo knowledge, with the given goals. */
+async function startLive(t: { teardown(fn: () => unknown): void }, goals: string[], server: WsServerOptions = {}): Promise<{ program: RunningProgram; server: WsServer }> {
+  const ws = await WsServer.listen({ port: 0, token: TOKEN, ...server });
+  const stdout = new PassThrough();
+  stdout.resume();
+  const program = startProgram(
+    {
+      config: AgentConfig.parse({ seed: 1, heartbeatMs: 0, maxCycles: 200 }),
+      goals,
+      session: 'ws-test',
+      format: 'ndjson',
+      readStdin: false,
+      files: [demoKnowledgeFile()],
+      vitalsMs: 0,
+      ws,
+    },
+    { stdin: new PassThrough(), stdout, stderr: new PassThrough() },
+  );
+  t.teardown(async () => {
+    program.stop('test over');
+    await program.done;
+  });
+  return { program, server: ws };
+}
+
+function client(t: { teardown(fn: () => unknown): void }, url: string, options?: WebSocket.ClientOptions, keep = true): Client {
+  const c = new Client(url, options, keep);
+  t.teardown(() => c.socket.terminate());
+  return c;
+}
+
+test('a late joiner gets a snapshot of goals, memory and decisions, then the last events', async (t) => {
+  const { program, server } = await startLive(t, ['Find moons of Mars']);
+  await until(() => program.agent.mind.goals.all().every((g) => g.status === 'Completed') && program.agent.mind.cycle > 0, 'the goal to complete');
+  const late = client(t, server.wsUrl);
+  await until(() => late.messages.length >= 2, 'snapshot and replay');
+  const [snapshot, ...replayed] = late.messages;
+  t.is(snapshot.type, 'snapshot');
+  t.is(snapshot.session, 'ws-test');
+  t.deepEqual(snapshot.goals.map((g: any) => [g.description, g.status]), [['Find moons of Mars', 'Completed']]);
+  t.is(snapshot.memory.capacity, 100);
+  t.true(snapshot.memory.size > 0);
+  t.true(snapshot.decisions.length > 0);
+  t.regex(snapshot.decisions[0].breakdown, /^\[score=/);
+  t.is(replayed[0].kind, 'session');
+  t.true(replayed.some((e: any) => e.kind === 'decision'));
+  const seqs = replayed.map((e: any) => e.seq);
+  t.deepEqual(seqs, [...seqs].sort((a, b) => a - b), 'replayed in order');
+});
+
+test('subscriptions filter by kind (query string or message); signals from a client enter the agent', async (t) => {
+  const { server } = await startLive(t, []);
+  const goalsOnly = client(t, `${server.wsUrl}?subscribe=goal`);
+  const decisionsOnly = client(t, server.wsUrl);
+  const everything = client(t, server.wsUrl);
+  await Promise.all([goalsOnly.ready, decisionsOnly.ready, everything.ready]);
+  t.like(await decisionsOnly.ask({ subscribe: ['decision'] }), { type: 'ack', accepted: 'subscribe', kinds: ['decision'] });
+  const afterSubscribe = decisionsOnly.messages.length;
+  const ack = await everything.ask({ id: 'g1', token: TOKEN, signal: { type: 'goal', description: 'Find moons of Mars' } });
+  t.deepEqual(ack, { type: 'ack', id: 'g1', accepted: 'goal' });
+  await until(() => decisionsOnly.events.length > 0 && goalsOnly.events.some((e: any) => e.status === 'Completed'), 'goal and decision events');
+  await until(() => everything.events.some((e) => e.kind === 'action'), 'all kinds at the unfiltered client');
+  t.deepEqual([...new Set(goalsOnly.events.map((e) => e.kind))], ['goal']);
+  t.deepEqual([...new Set(decisionsOnly.messages.slice(afterSubscribe).map((e) => e.kind))], ['decision']);
+  const perceived = everything.events.find((e) => e.kind === 'perceived' && e.signalType === 'goal') as AgentEvent<'perceived'>;
+  t.is(perceived.source, 'ws-3');
+  t.is(perceived.signalType, 'goal');
+});
+
+test('anything but subscribe needs the token; bad input gets an error naming the problem and the server lives', async (t) => {
+  const { server } = await startLive(t, []);
+  const c = client(t, server.wsUrl);
+  await c.ready;
+  const goal = { type: 'goal', description: 'Find moons of Mars' };
+  t.like(await c.ask({ id: 'a', signal: goal }), { type: 'error', id: 'a', error: 'unauthorised: signals need the control token ("token" field)' });
+  t.like(await c.ask({ id: 'b', token: 'wrong-token-000', signal: goal }), { type: 'error', id: 'b', error: 'unauthorised: wrong token' });
+  t.regex((await c.ask('{"signal": ')).error, /^not JSON: /);
+  t.regex((await c.ask({ hello: 1 })).error, /^unknown message: expected \{"subscribe"/);
+  t.is((await c.ask({ subscribe: ['decision', 'bogus'] })).error.split(':')[0], 'invalid subscribe');
+  t.like(await c.ask({ id: 'c', token: TOKEN, signal: { ...goal, priority: 900 } }), { id: 'c', error: 'invalid goal signal: priority: Too big: expected number to be <=255' });
+  t.like(await c.ask({ id: 'd', token: TOKEN, signal: { type: 'sensor', sensor: 'x', value: 1 } }), { error: 'sensor signals are not accepted over WebSocket (accepted: goal, fact, input, command)' });
+  t.regex((await c.ask({ id: 'e', token: TOKEN, signal: { type: 'command', command: 'explode' } })).error, /^invalid command signal: command: Invalid option/);
+  t.like(await c.ask({ id: 'f', token: TOKEN, signal: goal, extra: true }), { error: 'invalid signal message: extra: Unrecognized key: "extra"' });
+  const binary = c.answers().length;
+  c.socket.send(Buffer.from([1, 2, 3]));
+  await until(() => c.answers().length > binary, 'the binary answer');
+  t.is(c.answers()[binary].error, 'binary frames are not accepted: send JSON text');
+  t.like(await c.ask({ id: 'g', token: TOKEN, signal: { type: 'fact', subject: 'Mars', predicate: 'has moon', object: 'Deimos' } }), { type: 'ack', accepted: 'fact' });
+  t.is(c.closed, undefined);
+});
+
+test('a frame over maxPayload closes that client with 1009; others and new clients are served', async (t) => {
+  const { server } = await startLive(t, []);
+  const big = client(t, server.wsUrl);
+  const other = client(t, server.wsUrl);
+  await Promise.all([big.ready, other.ready]);
+  big.send({ id: 'x', token: TOKEN, signal: { type: 'input', text: 'x'.repeat(70 * 1024) } });
+  await until(() => big.closed !== undefined, 'the oversized client to close');
+  t.is(big.closed!.code, 1009);
+  t.like(await other.ask({ id: 'y', token: TOKEN, signal: { type: 'input', text: 'still here' } }), { type: 'ack', accepted: 'input' });
+  const late = client(t, server.wsUrl);
+  await until(() => late.messages.some((m) => m.type === 'snapshot'), 'a new client');
+  t.pass();
+});
+
+test('the HTTP side: dashboard at /, 404 elsewhere, no foreign Host or Origin, bad ?subscribe refused', async (t) => {
+  const { server } = await startLive(t, []);
+  const page = await fetch(server.url);
+  t.is(page.status, 200);
+  t.regex(page.headers.get('content-type')!, /^text\/html/);
+  t.regex(await page.text(), /<title>ooda-rx/);
+  t.is((await fetch(`${server.url}app.js`)).headers.get('content-type'), 'text/javascript; charset=utf-8');
+  t.is((await fetch(`${server.url}../package.json`)).status, 404);
+  t.is((await fetch(`${server.url}ws`)).status, 426);
+  const refusedBy = (url: string, headers: Record<string, string>) =>
+    new Promise<string>((resolve) => {
+      const ws = new WebSocket(url, { headers });
+      ws.on('unexpected-response', (_req, res) => resolve(`${res.statusCode}`));
+      ws.on('open', () => resolve('open'));
+      ws.on('error', () => undefined);
+    });
+  t.is(await refusedBy(server.wsUrl, { origin: 'http://evil.example' }), '403');
+  t.is(await refusedBy(server.wsUrl, { host: 'evil.example' }), '403');
+  t.is(await refusedBy(`${server.wsUrl}?subscribe=nope`, {}), '400');
+  t.is(await refusedBy(server.wsUrl, { origin: server.url.slice(0, -1) }), 'open');
+});
+
+test('ping/pong drops a peer that stopped answering; a live one stays', async (t) => {
+  const { server } = await startLive(t, [], { pingIntervalMs: 40 });
+  const dead = client(t, server.wsUrl, { autoPong: false });
+  const alive = client(t, server.wsUrl);
+  await Promise.all([dead.ready, alive.ready]);
+  await until(() => dead.closed !== undefined, 'the dead peer to be dropped');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.is(alive.closed, undefined);
+  t.is(server.stats().dropped, 1);
+});
+
+test('when the agent stops, clients are closed with 1001 and the server closes', async (t) => {
+  const { program, server } = await startLive(t, []);
+  const c = client(t, server.wsUrl);
+  await c.ready;
+  t.like(await c.ask({ token: TOKEN, signal: { type: 'command', command: 'stop' } }), { type: 'ack', accepted: 'command' });
+  t.is(await program.done, 'stop command');
+  await until(() => c.closed !== undefined, 'the close');
+  t.deepEqual(c.closed, { code: 1001, reason: 'agent stopped' });
+  await t.throwsAsync(fetch(server.url));
+});
+
+test('a client that stops reading is dropped at the cap while another keeps receiving; server memory stays bounded', async (t) => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const server = await WsServer.listen({ port: 0, token: TOKEN, closeTimeoutMs: 10_000 });
+  t.teardown(() => server.close());
+  const cap = 1024 * 1024;
+  const events$ = new Subject<AgentEvent>();
+  const sink = toWebSocket(server, { maxQueuedBytes: cap, replay: 10 });
+  events$.subscribe(sink);
+  const slow = client(t, server.wsUrl);
+  const reader = client(t, server.wsUrl, {}, false);
+  await Promise.all([slow.ready, reader.ready]);
+  slow.raw!.pause();
+
+  const memory = (): number => {
+    gc();
+    const { heapUsed, arrayBuffers } = process.memoryUsage();
+    return heapUsed + arrayBuffers;
+  };
+  const baseline = memory();
+  let peak = 0;
+  const padding = 'x'.repeat(1000);
+  const total = 48 * 1024;
+  let published = 0;
+  for (let burst = 0; published < total; burst++) {
+    for (let i = 0; i < 64; i++) {
+      published++;
+      events$.next({ kind: 'input', seq: published, session: 's', cycle: 0, at: published, text: padding } as AgentEvent);
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    if (burst % 32 === 0) {
+      await until(() => reader.received >= published - 64 * 4, 'the reader to keep up');
+      peak = Math.max(peak, memory() - baseline);
+    }
+  }
+  await until(() => reader.received === published, 'the reader to get every event');
+  t.is(sink.stats().dropped, 1);
+  t.is(server.stats().dropped, 1);
+  t.is(reader.closed, undefined);
+  t.true(peak < cap + 8 * 1024 * 1024, `memory grew by ${(peak / 1048576).toFixed(1)} MiB while ${published} KiB were published`);
+  t.log(`peak growth ${(peak / 1048576).toFixed(1)} MiB for ${(published / 1024).toFixed(0)} MiB published, cap ${cap / 1048576} MiB`);
+  slow.raw!.resume();
+  await until(() => slow.closed !== undefined, 'the slow client to read its close frame');
+  t.is(slow.closed!.code, CLOSE_SLOW_CONSUMER);
+  t.regex(slow.closed!.reason, /^slow consumer: \d+ bytes queued, over the cap of 1048576$/);
+});
