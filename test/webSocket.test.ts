@@ -201,12 +201,12 @@ test('the HTTP side: dashboard at /, 404 elsewhere, no foreign Host or Origin, b
 });
 
 test('ping/pong drops a peer that stopped answering; a live one stays', async (t) => {
-  const { server } = await startLive(t, [], { pingIntervalMs: 40 });
+  const { server } = await startLive(t, [], { pingIntervalMs: 250 });
   const dead = client(t, server.wsUrl, { autoPong: false });
   const alive = client(t, server.wsUrl);
   await Promise.all([dead.ready, alive.ready]);
   await until(() => dead.closed !== undefined, 'the dead peer to be dropped');
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await new Promise((resolve) => setTimeout(resolve, 600));
   t.is(alive.closed, undefined);
   t.is(server.stats().dropped, 1);
 });
