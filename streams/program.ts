@@ -46,12 +46,15 @@ export interface RunningProgram {
   stop(reason: string): void;
 }
 
+/** The signals of NDJSON files (usually facts), then goals: knowledge loads before the goals that use it. */
+export function knowledgeAndGoals(files: readonly string[], goals: readonly string[]): Observable<Stimulus> {
+  return concat(...files.map((file) => fromNdjson(createReadStream(file), { source: file })), fromGoals(goals));
+}
+
 export function startProgram(options: ProgramOptions, io: ProgramIO): RunningProgram {
   const agent = createAgent({ ...options.agent, config: options.config, session: options.session });
   // Knowledge files load before the goals that use them; stdin interleaves with the cycles.
-  const inputs: Observable<Stimulus>[] = [
-    concat(...options.files.map((file) => fromNdjson(createReadStream(file), { source: file })), fromGoals(options.goals)),
-  ];
+  const inputs: Observable<Stimulus>[] = [knowledgeAndGoals(options.files, options.goals)];
   if (options.readStdin) inputs.push(fromNdjson(io.stdin, { source: 'stdin' }));
   const ambient: Observable<Signal>[] = [];
   if (options.config.heartbeatMs > 0) ambient.push(heartbeat(options.config.heartbeatMs));
