@@ -201,8 +201,11 @@ export class Planner implements MindExtension {
     return { plan: this.close(plan, 'Superseded'), change: 'superseded', reason };
   }
 
-  /** Plans for a goal now (even attempts explore first, odd attempts reason first); null when no tool fits. */
-  makePlan(goal: Goal, attempt: number, reason: string, now: () => number): PlanChange | null {
+  /**
+   * Plans for a goal now (even attempts explore first, odd attempts reason
+   * first); the tool of a step that just failed goes last. Null when no tool fits.
+   */
+  makePlan(goal: Goal, attempt: number, reason: string, now: () => number, failedTool?: string): PlanChange | null {
     const strategy = this.matcher.strategyFor(goal);
     const order: MetaStrategy = attempt % 2 === 0 ? 'explore-first' : 'reason-first';
     const tools = this.mind.tools.list().filter((t) => this.applies(goal, t.name));
@@ -217,7 +220,8 @@ export class Planner implements MindExtension {
     };
     const gather = phase(true);
     const reasonTools = phase(false);
-    const ordered = order === 'explore-first' ? [...gather, ...reasonTools] : [...reasonTools, ...gather];
+    const phased = order === 'explore-first' ? [...gather, ...reasonTools] : [...reasonTools, ...gather];
+    const ordered = [...phased.filter((t) => t.name !== failedTool), ...phased.filter((t) => t.name === failedTool)];
     if (ordered.length === 0) return null;
     const steps: PlanStep[] = ordered.map((tool, index) => ({
       index,
@@ -267,7 +271,7 @@ export class Planner implements MindExtension {
       progress.plans[0]!.reason += `; ${failures} plan(s) failed (maxBacktrackAttempts ${limit}): the goal fails`;
       return progress;
     }
-    const next = this.makePlan(goal, plan.attempt + 1, `backtracking after ${plan.id} failed`, now);
+    const next = this.makePlan(goal, plan.attempt + 1, `backtracking after ${plan.id} failed`, now, step.tool);
     if (next) progress.plans.push(next);
     return progress;
   }
