@@ -27,7 +27,7 @@ export const STRATEGY_PATTERNS: readonly { name: StrategyName; keywords: readonl
  * A goal whose best similarity stays below this is matched by no pattern
  * (unrelated binary hypervectors score about 0.5) and gets the Knowledge strategy.
  */
-export const STRATEGY_FLOOR = 0.51;
+export const STRATEGY_FLOOR = 0.52;
 
 /** The family of each built-in tool; other tools are classified by similarity. */
 export const BUILTIN_FAMILIES: Readonly<Record<string, StrategyName>> = {
@@ -64,10 +64,13 @@ export class StrategyMatcher {
   private readonly families = new WeakMap<Tool, StrategyName>();
 
   constructor(readonly space: HypervectorSpace = new HypervectorSpace()) {
-    this.patterns = STRATEGY_PATTERNS.map((p) => ({
-      name: p.name,
-      vector: space.bundle(expandSynonyms(p.keywords).map((w) => space.word(w))),
-    }));
+    this.patterns = STRATEGY_PATTERNS.map((p) => {
+      // An even bundle carries the space's shared tie-break vector, which would make every goal with an
+      // even number of words look similar to it; the strategy's own name keeps the count odd.
+      const words = expandSynonyms(p.keywords);
+      if (words.length % 2 === 0) words.push(p.name.toLowerCase());
+      return { name: p.name, vector: space.bundle(words.map((w) => space.word(w))) };
+    });
   }
 
   /** Similarity of the goal's text to each pattern, in table order. */
