@@ -58,10 +58,15 @@ export const STRATEGY_FAMILIES: Readonly<Record<StrategyName, readonly StrategyN
   Similarity: ['Similarity', 'Knowledge', 'Reasoning'],
 };
 
+/** How many goal texts the matcher keeps vectors for. */
+export const GOAL_CACHE = 256;
+
 /** Strategy scoring in one hypervector space, caching the pattern vectors. */
 export class StrategyMatcher {
   private readonly patterns: { name: StrategyName; vector: Hypervector }[];
   private readonly families = new WeakMap<Tool, StrategyName>();
+  private readonly profiles = new WeakMap<Tool, Hypervector>();
+  private readonly goals = new Map<string, Hypervector>();
 
   constructor(readonly space: HypervectorSpace = new HypervectorSpace()) {
     this.patterns = STRATEGY_PATTERNS.map((p) => {
@@ -75,7 +80,7 @@ export class StrategyMatcher {
 
   /** Similarity of the goal's text to each pattern, in table order. */
   scores(goal: Pick<Goal, 'description' | 'criteria'>): { name: StrategyName; similarity: number }[] {
-    const vector = this.space.encode(`${goal.description} ${goal.criteria}`);
+    const vector = this.goalVector(goal);
     return this.patterns.map((p) => ({ name: p.name, similarity: similarity(vector, p.vector) }));
   }
 
@@ -92,7 +97,7 @@ export class StrategyMatcher {
     if (known) return known;
     let family = this.families.get(tool);
     if (!family) {
-      const profile = toolProfile(this.space, tool);
+      const profile = this.profile(tool);
       let best = -1;
       for (const p of this.patterns) {
         const s = similarity(profile, p.vector);
@@ -105,6 +110,23 @@ export class StrategyMatcher {
 
   /** How well a tool's profile matches the goal's text (orders tools within a family). */
   relevance(goal: Pick<Goal, 'description' | 'criteria'>, tool: Tool): number {
-    return similarity(this.space.encode(`${goal.description} ${goal.criteria}`), toolProfile(this.space, tool));
+    return similarity(this.goalVector(goal), this.profile(tool));
+  }
+
+  private profile(tool: Tool): Hypervector {
+    let profile = this.profiles.get(tool);
+    if (!profile) this.profiles.set(tool, (profile = toolProfile(this.space, tool)));
+    return profile;
+  }
+
+  /** The goal text's vector, cached (the cache is emptied past {@link GOAL_CACHE} texts). */
+  private goalVector(goal: Pick<Goal, 'description' | 'criteria'>): Hypervector {
+    const text = `${goal.description} ${goal.criteria}`;
+    let vector = this.goals.get(text);
+    if (!vector) {
+      if (this.goals.size >= GOAL_CACHE) this.goals.clear();
+      this.goals.set(text, (vector = this.space.encode(text)));
+    }
+    return vector;
   }
 }
