@@ -145,7 +145,7 @@ export function decompose(mind: Mind, goal: Goal): GoalChange[] {
 }
 
 /** When every child of a decomposed parent has ended, the parent ends too. */
-function settleParent(mind: Mind, child: Goal): GoalChange[] {
+export function settleParent(mind: Mind, child: Goal): GoalChange[] {
   if (!child.parentId) return [];
   const parent = mind.goals.get(child.parentId);
   if (!parent || parent.status !== 'Suspended' || parent.suspendedFor !== 'decomposed') return [];

@@ -91,6 +91,8 @@ export class Mind {
   readonly decisions: DecisionLog;
   readonly tools: ToolRegistry;
   readonly extensions = new Map<string, MindExtension>();
+  /** Restored extension state whose extension is not registered yet (it loads on registration). */
+  private unclaimed: Record<string, unknown> = {};
   /** Psyche and plan contributions to decide; none until those extensions exist. */
   adjusters: ScoreAdjusters = NO_ADJUSTMENT;
   random: SeededRandom;
@@ -220,12 +222,18 @@ export class Mind {
     this.symbolCache.clear();
   }
 
+  /** Adds an extension; state restored before it was registered loads into it now. */
   registerExtension(extension: MindExtension): void {
     this.extensions.set(extension.name, extension);
+    if (extension.name in this.unclaimed) {
+      const { [extension.name]: state, ...rest } = this.unclaimed;
+      this.unclaimed = rest;
+      extension.load(state);
+    }
   }
 
   toJSON(): MindState {
-    const extensions: Record<string, unknown> = {};
+    const extensions: Record<string, unknown> = { ...this.unclaimed };
     for (const [name, ext] of this.extensions) extensions[name] = ext.toJSON();
     return {
       version: 1,
@@ -254,7 +262,12 @@ export class Mind {
     this.decisions.load(state.decisions);
     this.provenanceLog = state.provenance;
     this.random = SeededRandom.fromJSON(state.random);
-    for (const [name, ext] of this.extensions) if (name in state.extensions) ext.load(state.extensions[name]);
+    this.unclaimed = {};
+    for (const [name, json] of Object.entries(state.extensions)) {
+      const ext = this.extensions.get(name);
+      if (ext) ext.load(json);
+      else this.unclaimed[name] = json;
+    }
     this.journal.checkpoint();
     this.symbolCache.clear();
   }

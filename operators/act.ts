@@ -16,6 +16,7 @@ import { runTool } from '../mind/toolRun.js';
 import type { Decision } from '../mind/toolSelection.js';
 import { record, type Cycle } from '../streams/cycle.js';
 import type { Runtime } from '../streams/runtime.js';
+import { recordGoalChanges } from './changeEvents.js';
 import { toolContext } from './toolContext.js';
 
 export function act(runtime: Runtime): OperatorFunction<Cycle, Cycle> {
@@ -66,18 +67,7 @@ function finish(runtime: Runtime, cycle: Cycle, decision: Decision, result: Tool
     input: decision.input,
     stateHash: mind.stateHash(),
   });
-  for (const { goal, change } of outcome.changes) {
-    const body = { goalId: goal.id, description: goal.description, status: goal.status, priority: goal.priority, change } as {
-      goalId: string;
-      description: string;
-      status: typeof goal.status;
-      priority: number;
-      change: string;
-      parentId?: string;
-    };
-    if (goal.parentId) body.parentId = goal.parentId;
-    record(runtime, cycle, 'goal', body);
-  }
+  recordGoalChanges(runtime, cycle, outcome.changes);
   if (result.kind === 'ok' && result.output.followUp && mind.goals.get(decision.goalId)?.status === 'Active') {
     cycle.followUp = {
       type: 'feedback',

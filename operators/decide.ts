@@ -7,8 +7,9 @@
  *   decide():  --c--|   (c.decision set; null when no tool is available)
  */
 import { map, type OperatorFunction } from 'rxjs';
-import { decideTool } from '../mind/toolSelection.js';
+import { decideTool, type Decision } from '../mind/toolSelection.js';
 import { record, type Cycle } from '../streams/cycle.js';
+import type { EventBody } from '../streams/events.js';
 import type { Runtime } from '../streams/runtime.js';
 import { toolContext } from './toolContext.js';
 
@@ -21,8 +22,13 @@ export function decideStage(runtime: Runtime, cycle: Cycle): Cycle {
   if (!cycle.orientation) return cycle;
   const decision = decideTool(runtime.mind, cycle.orientation, toolContext(runtime, cycle.orientation.goal));
   cycle.decision = decision;
-  if (!decision) return cycle;
-  const body = {
+  if (decision) recordDecision(runtime, cycle, decision);
+  return cycle;
+}
+
+/** Records a `decision` event for the pass's decision (as decided, or as a skill changed its input). */
+export function recordDecision(runtime: Runtime, cycle: Cycle, decision: Decision): void {
+  const body: EventBody<'decision'> = {
     goalId: decision.goalId,
     tool: decision.tool,
     score: decision.score,
@@ -30,8 +36,7 @@ export function decideStage(runtime: Runtime, cycle: Cycle): Cycle {
     input: decision.input,
     alternatives: decision.alternatives,
     reason: decision.reason,
-  } as Parameters<typeof record<'decision'>>[3];
+  };
   if (decision.impasse) body.impasse = decision.impasse;
   record(runtime, cycle, 'decision', body);
-  return cycle;
 }

@@ -3,8 +3,13 @@
  */
 export { act, actStage } from './act.js';
 export { consolidate, consolidateNow, consolidateStage } from './consolidate.js';
-export { decide, decideStage } from './decide.js';
+export { decide, decideStage, recordDecision } from './decide.js';
 export { feedback, type FeedbackOptions } from './feedback.js';
+export { followPlans, actionReport } from './followPlans.js';
+export { plan } from './plan.js';
+export { reflect, reflectNow, type ReflectWatcherOptions } from './reflect.js';
+export { verify, verifyStage, type VerifyOptions } from './verify.js';
+export { recordGoalChanges, recordPlanChanges } from './changeEvents.js';
 export { intake } from './intake.js';
 export { observe, observeStage } from './observe.js';
 export { orient, orientStage } from './orient.js';

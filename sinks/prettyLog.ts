@@ -16,6 +16,9 @@ export function toPrettyLog(writable: Writable): Partial<Observer<AgentEvent>> {
   };
 }
 
+/** How a plan step's status shows after its tool: done, failed, skipped, next, pending. */
+const STEP_MARKS = { Completed: '✓', Failed: '✗', Skipped: '-', Active: '▶', Pending: '·' } as const;
+
 /** One line for an event, or null for events that only add noise in a terminal. */
 export function describe(event: AgentEvent): string | null {
   switch (event.kind) {
@@ -33,10 +36,12 @@ export function describe(event: AgentEvent): string | null {
       return `error (${event.severity}${event.rolledBack ? ', rolled back' : ''}): ${event.message}`;
     case 'consolidation':
       return `consolidated ${event.freed} entries into ${event.episodes} episode(s): ${event.reason}`;
+    case 'plan':
+      return `plan   ${event.goalId}: ${event.planId} ${event.change} → ${event.status} (attempt ${event.attempt}, ${event.strategy}, ${event.order}) [${event.steps.map((st) => `${st.tool}${STEP_MARKS[st.status]}`).join(' ')}] ${event.reason}`;
+    case 'reflection':
+      return `reflection ${event.number} (${event.trigger}, ${event.cycles} cycle(s)): ${event.adjustments.map((a) => ('goalId' in a ? `${a.kind} ${a.goalId}` : a.kind)).join(', ') || 'no adjustments'}${event.psyche ? `; dominant ${event.psyche.dominant}` : ''}`;
     case 'loop':
     case 'intervention':
-    case 'reflection':
-    case 'plan':
       return `${event.kind} ${JSON.stringify(Object.fromEntries(Object.entries(event).filter(([k]) => !['kind', 'seq', 'session', 'cycle', 'at'].includes(k)))).slice(0, 200)}`;
     case 'command':
       return `command ${event.command}: ${event.result}`;

@@ -1,6 +1,7 @@
 /**
  * The composition root: wires sources → perceive → feedback(observe → orient →
- * decide → act → consolidate) → watchers → events, shared by every sink.
+ * plan → decide → verify → act → consolidate) → watchers (followPlans, reflect,
+ * then yours) → events, shared by every sink.
  *
  * ```ts
  * const agent = createAgent({ config: { maxCycles: 20 } });
@@ -37,21 +38,29 @@ import {
   type SchedulerLike,
 } from 'rxjs';
 import { Mind } from '../mind/mind.js';
+import { policySkill } from '../mind/policySkill.js';
+import { Psyche, type PsycheOptions } from '../mind/psyche.js';
+import { SkillRegistry, type Skill } from '../mind/skills.js';
 import type { Tool } from '../mind/tool.js';
 import { builtinTools } from '../mind/tools/index.js';
 import { act } from '../operators/act.js';
 import { consolidate } from '../operators/consolidate.js';
 import { decide } from '../operators/decide.js';
 import { feedback } from '../operators/feedback.js';
+import { followPlans } from '../operators/followPlans.js';
 import { observe } from '../operators/observe.js';
 import { orient } from '../operators/orient.js';
 import { perceive } from '../operators/perceive.js';
+import { plan } from '../operators/plan.js';
+import { reflect } from '../operators/reflect.js';
 import { stamp } from '../operators/stamp.js';
+import { verify } from '../operators/verify.js';
 import { builtinCommands } from './commands.js';
 import { AgentConfig, type AgentConfigInput } from './config.js';
 import type { Cycle } from './cycle.js';
 import { CycleDriver } from './driver.js';
 import type { AgentEvent, Draft } from './events.js';
+import { planningCommands } from './planningCommands.js';
 import { createRuntime, type CommandHandler, type Runtime } from './runtime.js';
 import type { Signal, Stimulus } from './signals.js';
 
@@ -59,7 +68,11 @@ import type { Signal, Stimulus } from './signals.js';
 export interface Stages {
   observe: OperatorFunction<Cycle, Cycle>;
   orient: OperatorFunction<Cycle, Cycle>;
+  /** Plans for the goal and steers decide toward the plan's next step. */
+  plan: OperatorFunction<Cycle, Cycle>;
   decide: OperatorFunction<Cycle, Cycle>;
+  /** The psyche's shadow veto and the skills' verifiers. */
+  verify: OperatorFunction<Cycle, Cycle>;
   act: OperatorFunction<Cycle, Cycle>;
   consolidate: OperatorFunction<Cycle, Cycle>;
 }
@@ -80,8 +93,12 @@ export interface AgentOptions {
   tools?: Tool[];
   /** Replace the cycle: receives the default stages, returns the chain (e.g. with a veto before act). */
   cycle?: (stages: Stages, runtime: Runtime) => OperatorFunction<Cycle, Cycle>;
-  /** Stateful operators over finished passes, applied in order. */
+  /** Stateful operators over finished passes, applied in order after the built-in followPlans and reflect. */
   watchers?: Watcher[];
+  /** Skills run before act, in descending priority, after the built-in policy skill (priority 100). */
+  skills?: Skill[];
+  /** The psyche's archetypes and shadow patterns (defaults: see mind/psyche.ts); ignored when the mind has a psyche already. */
+  psyche?: PsycheOptions;
   /** Extra command handlers (by command name). */
   commands?: Iterable<[string, CommandHandler]>;
   /** Sequence number of the first event. Default 1. */
@@ -106,6 +123,8 @@ export interface Agent {
   readonly mind: Mind;
   readonly config: AgentConfig;
   readonly session: string;
+  /** The skills verifying actions before act; `agent.skills.register(skill)` adds one at any time. */
+  readonly skills: SkillRegistry;
   /**
    * Runs the agent over the sources. Returns one shared event stream: subscribe
    * every sink, then call `connect()`.
@@ -131,6 +150,8 @@ export function createAgent(options: AgentOptions = {}): Agent {
   const session = options.session ?? 'session-1';
   const mind = options.mind ?? new Mind({ config, tools: builtinTools(), seed: config.seed });
   for (const tool of options.tools ?? []) mind.tools.register(tool);
+  Psyche.attach(mind, options.psyche);
+  const skills = new SkillRegistry([policySkill, ...(options.skills ?? [])]);
   let stopRun: (reason: string) => void = () => undefined;
   let injectSignal: (signal: Signal) => void = () => undefined;
   const runtime = createRuntime({
@@ -139,6 +160,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
     scheduler,
     commands: [
       ...builtinCommands(),
+      ...planningCommands(),
       ['stop', () => (stopRun('stop command'), 'stopping')],
       ...(options.commands ?? []),
     ],
@@ -146,14 +168,16 @@ export function createAgent(options: AgentOptions = {}): Agent {
   const stages: Stages = {
     observe: observe(runtime),
     orient: orient(runtime),
+    plan: plan(runtime),
     decide: decide(runtime),
+    verify: verify(runtime, skills),
     act: act(runtime),
     consolidate: consolidate(runtime),
   };
   const cycleOp = options.cycle
     ? options.cycle(stages, runtime)
-    : pipe(stages.observe, stages.orient, stages.decide, stages.act, stages.consolidate);
-  const watchers = (options.watchers ?? []).map((w) => w(runtime));
+    : pipe(stages.observe, stages.orient, stages.plan, stages.decide, stages.verify, stages.act, stages.consolidate);
+  const watchers = [followPlans, reflect, ...(options.watchers ?? [])].map((w) => w(runtime));
 
   const run = (sources: AgentSources = {}): Connectable<AgentEvent> => {
     const halt$ = new Subject<void>();
@@ -242,6 +266,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
     mind,
     config,
     session,
+    skills,
     run,
     stop: (reason = 'stopped') => stopRun(reason),
     inject: (signal) => injectSignal(signal),

@@ -56,10 +56,43 @@ interface Bodies {
     parentId?: string;
     change: string;
   };
-  plan: Record<string, unknown>;
+  /** A plan was made, advanced, left, completed, failed or superseded (seed 002). */
+  plan: {
+    goalId: string;
+    planId: string;
+    attempt: number;
+    /** The strategy pattern the goal matched. */
+    strategy: 'Knowledge' | 'Reasoning' | 'Creation' | 'External' | 'Similarity';
+    order: 'explore-first' | 'reason-first';
+    status: 'Active' | 'Completed' | 'Failed' | 'Superseded';
+    change: 'created' | 'step' | 'left' | 'completed' | 'failed' | 'superseded';
+    /** The step the change is about. */
+    step?: number;
+    steps: { index: number; tool: string; status: 'Pending' | 'Active' | 'Completed' | 'Failed' | 'Skipped'; rationale: string }[];
+    /** Decisions so far that left the plan for another tool. */
+    departures: number;
+    reason: string;
+  };
   loop: Record<string, unknown>;
   intervention: Record<string, unknown>;
-  reflection: Record<string, unknown>;
+  /** A reflection over the cycles since the last one, and what it changed (seed 002). */
+  reflection: {
+    number: number;
+    trigger: 'interval' | 'command';
+    /** Cycles since the last reflection. */
+    cycles: number;
+    adjustments: (
+      | { kind: 'boost'; goalId: string; from: number; to: number; reason: string }
+      | { kind: 'demote'; goalId: string; from: number; to: number; reason: string }
+      | { kind: 'decompose'; goalId: string; children: string[]; reason: string }
+      | { kind: 'consolidate'; episodes: number; freed: number; reason: string }
+    )[];
+    /** Success rate per tool that ran in the window. */
+    tools: { tool: string; runs: number; ok: number; rate: number }[];
+    pressure: number;
+    /** The psyche's evolution, when the agent has a psyche. */
+    psyche?: { dominant: string; individuation: number; weights: { name: string; before: number; after: number }[] };
+  };
   consolidation: { episodes: number; freed: number; reason: string };
   question: { questionId: string; goalId?: string; text: string; timeoutMs: number };
   error: {
@@ -69,6 +102,8 @@ interface Bodies {
     signalType?: string;
     depth?: number;
     tool?: string;
+    /** The skill that threw (it was isolated; the other skills kept working). */
+    skill?: string;
   };
   warning: { message: string; key?: string };
   heartbeat: { beat: number };

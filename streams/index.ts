@@ -19,7 +19,11 @@ export { createAgent, type Agent, type AgentOptions, type AgentSources, type Sta
 export { beginCycle, record, vetoCycle, type Cycle } from './cycle.js';
 export { CycleDriver } from './driver.js';
 export { EVENT_KINDS, EventEnvelope, type AgentEvent, type Draft, type EventKind, type EventOf } from './events.js';
-export { startProgram, type ProgramIO, type ProgramOptions, type RunningProgram } from './program.js';
+export { knowledgeAndGoals, startProgram, type ProgramIO, type ProgramOptions, type RunningProgram } from './program.js';
+export { runCommand, runLocalAgent, type LocalAgentOptions } from './localAgent.js';
+export { REPL_HELP, runRepl, type ReplOptions } from './repl.js';
+export { formatPlans, formatReflection } from './planningText.js';
+export { planningCommands } from './planningCommands.js';
 export { createRuntime, type CommandHandler, type Runtime } from './runtime.js';
 export * from './signals.js';
 export { validateSignal, type SignalValidation } from './validateSignal.js';
@@ -37,6 +41,12 @@ export { ToolFailure, type Danger, type Tool, type ToolContext, type ToolOutput,
 export { builtinTools } from '../mind/tools/index.js';
 export { formatBreakdown, parseBreakdown, totalScore, type ScoreParts } from '../mind/utility.js';
 export type { Decision } from '../mind/toolSelection.js';
+export { Planner, PLAN_BONUS, type Plan, type PlanStep, type PlanChange } from '../mind/planner.js';
+export { STRATEGY_PATTERNS, StrategyMatcher, type StrategyName } from '../mind/strategies.js';
+export { Psyche, DEFAULT_ARCHETYPES, DEFAULT_SHADOW, type Archetype, type PsycheOptions, type ShadowPattern } from '../mind/psyche.js';
+export { Reflection, type Adjustment, type ReflectionReport } from '../mind/reflection.js';
+export { SkillRegistry, type ProposedAction, type Skill, type SkillContext, type Verdict } from '../mind/skills.js';
+export { policySkill } from '../mind/policySkill.js';
 
 export { fromNdjson, type NdjsonOptions } from '../sources/ndjson.js';
 export { heartbeat } from '../sources/heartbeat.js';

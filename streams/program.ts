@@ -56,12 +56,16 @@ export interface RunningProgram {
   stop(reason: string): void;
 }
 
+/** The signals of NDJSON files (usually facts), then goals: knowledge loads before the goals that use it. */
+export function knowledgeAndGoals(files: readonly string[], goals: readonly string[]): Observable<Stimulus> {
+  return concat(...files.map((file) => fromNdjson(createReadStream(file), { source: file })), fromGoals(goals));
+}
+
 export function startProgram(options: ProgramOptions, io: ProgramIO): RunningProgram {
   const agent = createAgent({ ...options.agent, config: options.config, session: options.session });
   // Knowledge files load first; then the goals, then stdin, which interleaves with the cycles.
-  const files = options.files.map((file) => fromNdjson(createReadStream(file), { source: file }));
-  const live = options.readStdin ? [fromGoals(options.goals), fromNdjson(io.stdin, { source: 'stdin' })] : [fromGoals(options.goals)];
-  const inputs: Observable<Stimulus>[] = [concat(...files, concat(...live))];
+  const stdin = options.readStdin ? [fromNdjson(io.stdin, { source: 'stdin' })] : [];
+  const inputs: Observable<Stimulus>[] = [concat(knowledgeAndGoals(options.files, options.goals), ...stdin)];
   const ambient: Observable<Signal>[] = [];
   if (options.config.heartbeatMs > 0) ambient.push(heartbeat(options.config.heartbeatMs));
   if (options.vitalsMs > 0) ambient.push(vitals(options.vitalsMs));

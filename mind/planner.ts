@@ -1,0 +1,338 @@
+/**
+ * The planner (seed 002): one plan per goal, an ordered list of tool steps
+ * that steers decide through the plan bonus.
+ *
+ * - The strategy is the pattern most similar to the goal's text (see
+ *   strategies.ts). Even attempts explore first (knowledge-gathering tools,
+ *   then reasoning tools), odd attempts reason first.
+ * - The next step's tool gets {@link PLAN_BONUS} in decide; the agent may still
+ *   choose another tool, which is recorded as leaving the plan.
+ * - A failed (or vetoed) step fails the plan; a new plan with attempt + 1 and
+ *   the other meta-strategy replaces it; after `maxBacktrackAttempts` failed
+ *   plans (default 3) the goal fails.
+ *
+ * The planner is a journaled {@link MindExtension}: every change is undone by
+ * `mind.rollback()` and saved with the mind.
+ */
+import { z } from 'zod';
+import { settleParent, type GoalChange } from './goalEvaluation.js';
+import type { Goal } from './goals.js';
+import type { Mind, MindExtension } from './mind.js';
+import { semanticSimilarity } from './semanticProfile.js';
+import { GATHERING, STRATEGY_FAMILIES, StrategyMatcher, type StrategyName } from './strategies.js';
+import type { Tool } from './tool.js';
+
+export const StepStatus = z.enum(['Pending', 'Active', 'Completed', 'Failed', 'Skipped']);
+export type StepStatus = z.infer<typeof StepStatus>;
+export const PlanStatus = z.enum(['Active', 'Completed', 'Failed', 'Superseded']);
+export type PlanStatus = z.infer<typeof PlanStatus>;
+export const MetaStrategy = z.enum(['explore-first', 'reason-first']);
+export type MetaStrategy = z.infer<typeof MetaStrategy>;
+
+export const PlanStep = z.object({
+  index: z.number().int().nonnegative(),
+  tool: z.string(),
+  input: z.unknown(),
+  rationale: z.string(),
+  status: StepStatus,
+});
+export type PlanStep = z.infer<typeof PlanStep>;
+
+export const Plan = z.object({
+  id: z.string(),
+  goalId: z.string(),
+  steps: z.array(PlanStep),
+  status: PlanStatus,
+  attempt: z.number().int().nonnegative(),
+  /** The strategy pattern the goal matched (Knowledge, Reasoning, …). */
+  strategy: z.enum(['Knowledge', 'Reasoning', 'Creation', 'External', 'Similarity']),
+  order: MetaStrategy,
+  createdCycle: z.number().int().nonnegative(),
+  /** Decisions that chose another tool than the active step's. */
+  departures: z.number().int().nonnegative(),
+});
+export type Plan = z.infer<typeof Plan>;
+
+const PlannerState = z.object({
+  plans: z.array(Plan),
+  /** Failed plans per goal (the backtracking count). */
+  failed: z.record(z.string(), z.number().int().nonnegative()),
+});
+
+/** The bonus decide adds to the tool of the active step. */
+export const PLAN_BONUS = 0.2;
+/** At most this many tools from each phase (gathering, reasoning) make a plan. */
+export const STEPS_PER_PHASE = 2;
+
+export type PlanChangeKind = 'created' | 'step' | 'left' | 'completed' | 'failed' | 'superseded';
+
+/** A change to a plan, for the `plan` event. */
+export interface PlanChange {
+  plan: Plan;
+  change: PlanChangeKind;
+  reason: string;
+  /** The step the change is about (step completed, step failed, step left). */
+  step?: number;
+}
+
+/** What following the plan through one action produced. */
+export interface PlanProgress {
+  plans: PlanChange[];
+  goals: GoalChange[];
+}
+
+/** How an action on a planned goal ended, as the planner needs to know it. */
+export interface ActionReport {
+  goalId: string;
+  tool: string;
+  /** ok: the tool ran and reported success; failed: it threw or reported failure; vetoed: it did not run. */
+  result: 'ok' | 'failed' | 'vetoed';
+  summary: string;
+}
+
+export class Planner implements MindExtension {
+  readonly name = 'planner';
+  private readonly byGoal = new Map<string, Plan>();
+  private readonly failedPlans = new Map<string, number>();
+  private readonly matcher = new StrategyMatcher();
+
+  private constructor(private readonly mind: Mind) {}
+
+  /** The mind's planner, attached (and steering decide) on first use. */
+  static attach(mind: Mind): Planner {
+    const existing = mind.extensions.get('planner');
+    if (existing instanceof Planner) return existing;
+    const planner = new Planner(mind);
+    mind.registerExtension(planner);
+    mind.adjusters = { ...mind.adjusters, plan: (goal, tool) => planner.bonus(goal, tool) };
+    return planner;
+  }
+
+  /** The mind's planner, when one is attached. */
+  static of(mind: Mind): Planner | undefined {
+    const existing = mind.extensions.get('planner');
+    return existing instanceof Planner ? existing : undefined;
+  }
+
+  /** The current plan of a goal (the last one made, whatever its status). */
+  current(goalId: string): Plan | undefined {
+    return this.byGoal.get(goalId);
+  }
+
+  /** Every goal's current plan, in creation order. */
+  plans(): Plan[] {
+    return [...this.byGoal.values()];
+  }
+
+  /** The step that steers decide: the active step of an active plan. */
+  activeStep(goalId: string): PlanStep | undefined {
+    const plan = this.byGoal.get(goalId);
+    return plan?.status === 'Active' ? plan.steps.find((s) => s.status === 'Active') : undefined;
+  }
+
+  /** The plan bonus for a tool: {@link PLAN_BONUS} for the active step's tool, undefined for the rest. */
+  bonus(goal: Goal, tool: Tool): number | undefined {
+    return this.activeStep(goal.id)?.tool === tool.name ? PLAN_BONUS : undefined;
+  }
+
+  /**
+   * Makes sure an active goal has an active plan whose active step the agent
+   * can take now: plans one when there is none (or the last one ended), and
+   * skips steps whose tool is gone or does not apply to the goal.
+   */
+  steer(goal: Goal, now: () => number): PlanChange[] {
+    const changes: PlanChange[] = [];
+    let plan = this.byGoal.get(goal.id);
+    if (!plan || plan.status !== 'Active') {
+      const made = this.makePlan(goal, this.nextAttempt(goal.id, plan), plan ? `replaces ${plan.id} (${plan.status.toLowerCase()})` : 'first plan for the goal', now);
+      if (!made) return changes;
+      changes.push(made);
+      plan = made.plan;
+    }
+    const step = this.activeStep(goal.id);
+    if (step && !this.applies(goal, step.tool)) {
+      plan = this.advance(plan, step.index, 'Skipped');
+      changes.push({ plan, change: plan.status === 'Completed' ? 'completed' : 'step', step: step.index, reason: `${step.tool} is not available for this goal; step skipped` });
+    }
+    return changes;
+  }
+
+  /**
+   * Follows the plan through an action: the active step's tool succeeding
+   * completes the step; failing or being vetoed fails the plan and backtracks;
+   * another tool is recorded as leaving the plan.
+   */
+  follow(action: ActionReport, now: () => number): PlanProgress {
+    const progress: PlanProgress = { plans: [], goals: [] };
+    const plan = this.byGoal.get(action.goalId);
+    const step = this.activeStep(action.goalId);
+    if (!plan || !step) return progress;
+    if (action.tool !== step.tool) {
+      const left = this.store({ ...plan, departures: plan.departures + 1 });
+      progress.plans.push({ plan: left, change: 'left', step: step.index, reason: `chose ${action.tool} over step ${step.index} (${step.tool})` });
+      return progress;
+    }
+    if (action.result === 'ok') {
+      const advanced = this.advance(plan, step.index, 'Completed');
+      progress.plans.push({ plan: advanced, change: advanced.status === 'Completed' ? 'completed' : 'step', step: step.index, reason: `${step.tool}: ${action.summary}`.slice(0, 200) });
+      return progress;
+    }
+    return this.backtrack(plan, step, `step ${step.index} (${step.tool}) ${action.result}: ${action.summary}`.slice(0, 200), now);
+  }
+
+  /** Ends the plans of goals that are no longer active (completed, failed, suspended). */
+  settle(): PlanChange[] {
+    const changes: PlanChange[] = [];
+    for (const plan of this.byGoal.values()) {
+      if (plan.status !== 'Active') continue;
+      const goal = this.mind.goals.get(plan.goalId);
+      if (goal?.status === 'Active') continue;
+      const status: PlanStatus = goal?.status === 'Completed' ? 'Completed' : goal?.status === 'Failed' ? 'Failed' : 'Superseded';
+      const closed = this.close(plan, status);
+      changes.push({ plan: closed, change: status === 'Completed' ? 'completed' : status === 'Failed' ? 'failed' : 'superseded', reason: `goal ${plan.goalId} is ${goal?.status.toLowerCase() ?? 'gone'}` });
+    }
+    return changes;
+  }
+
+  /** Drops a goal's active plan (reflection, loop intervention); the next cycle plans afresh with the other meta-strategy. */
+  supersede(goalId: string, reason: string): PlanChange | undefined {
+    const plan = this.byGoal.get(goalId);
+    if (!plan || plan.status !== 'Active') return undefined;
+    return { plan: this.close(plan, 'Superseded'), change: 'superseded', reason };
+  }
+
+  /**
+   * Plans for a goal now (even attempts explore first, odd attempts reason
+   * first); the tool of a step that just failed goes last. Null when no tool fits.
+   */
+  makePlan(goal: Goal, attempt: number, reason: string, now: () => number, failedTool?: string): PlanChange | null {
+    const strategy = this.matcher.strategyFor(goal);
+    const order: MetaStrategy = attempt % 2 === 0 ? 'explore-first' : 'reason-first';
+    const tools = this.mind.tools.list().filter((t) => this.applies(goal, t.name));
+    const phase = (gathering: boolean): Tool[] => {
+      const families = STRATEGY_FAMILIES[strategy.name].filter((f) => GATHERING.has(f) === gathering);
+      return tools
+        .filter((t) => families.includes(this.matcher.familyOf(t)))
+        .map((t, i) => ({ t, i, rank: families.indexOf(this.matcher.familyOf(t)), relevance: this.matcher.relevance(goal, t) }))
+        .sort((a, b) => a.rank - b.rank || b.relevance - a.relevance || a.i - b.i)
+        .slice(0, STEPS_PER_PHASE)
+        .map((x) => x.t);
+    };
+    const gather = phase(true);
+    const reasonTools = phase(false);
+    const phased = order === 'explore-first' ? [...gather, ...reasonTools] : [...reasonTools, ...gather];
+    const ordered = [...phased.filter((t) => t.name !== failedTool), ...phased.filter((t) => t.name === failedTool)];
+    if (ordered.length === 0) return null;
+    const steps: PlanStep[] = ordered.map((tool, index) => ({
+      index,
+      tool: tool.name,
+      input: tool.propose({ mind: this.mind, goal, config: this.mind.config, now }),
+      rationale: rationale(this.matcher.familyOf(tool), strategy.name, order),
+      status: index === 0 ? 'Active' : 'Pending',
+    }));
+    const plan = this.store({
+      id: this.mind.id('plan'),
+      goalId: goal.id,
+      steps,
+      status: 'Active',
+      attempt,
+      strategy: strategy.name,
+      order,
+      createdCycle: this.mind.cycle,
+      departures: 0,
+    });
+    return { plan, change: 'created', reason: `${reason}; ${strategy.name} strategy (similarity ${strategy.similarity.toFixed(3)}), ${order}` };
+  }
+
+  toJSON(): z.infer<typeof PlannerState> {
+    return { plans: this.plans().map(clonePlan), failed: Object.fromEntries(this.failedPlans) };
+  }
+
+  load(json: unknown): void {
+    const state = PlannerState.parse(json);
+    this.byGoal.clear();
+    this.failedPlans.clear();
+    for (const plan of state.plans) this.byGoal.set(plan.goalId, clonePlan(plan as Plan));
+    for (const [goal, n] of Object.entries(state.failed)) this.failedPlans.set(goal, n);
+  }
+
+  private backtrack(plan: Plan, step: PlanStep, reason: string, now: () => number): PlanProgress {
+    const failedSteps = plan.steps.map((s): PlanStep => (s.index === step.index ? { ...s, status: 'Failed' } : s));
+    const failedPlan = this.store({ ...plan, steps: failedSteps, status: 'Failed' });
+    const failures = (this.failedPlans.get(plan.goalId) ?? 0) + 1;
+    this.setFailures(plan.goalId, failures);
+    const progress: PlanProgress = { plans: [{ plan: failedPlan, change: 'failed', step: step.index, reason }], goals: [] };
+    const goal = this.mind.goals.get(plan.goalId);
+    if (!goal || goal.status !== 'Active') return progress;
+    const limit = this.mind.config.maxBacktrackAttempts;
+    if (failures >= limit) {
+      const failedGoal = this.mind.goals.update(goal, { status: 'Failed' });
+      progress.goals.push({ goal: failedGoal, change: 'failed' }, ...settleParent(this.mind, failedGoal));
+      progress.plans[0]!.reason += `; ${failures} plan(s) failed (maxBacktrackAttempts ${limit}): the goal fails`;
+      return progress;
+    }
+    const next = this.makePlan(goal, plan.attempt + 1, `backtracking after ${plan.id} failed`, now, step.tool);
+    if (next) progress.plans.push(next);
+    return progress;
+  }
+
+  /** Marks a step and activates the next pending one; completes the plan after its last step. */
+  private advance(plan: Plan, index: number, status: 'Completed' | 'Skipped'): Plan {
+    let activated = false;
+    const steps = plan.steps.map((s): PlanStep => {
+      if (s.index === index) return { ...s, status };
+      if (!activated && s.index > index && s.status === 'Pending') {
+        activated = true;
+        return { ...s, status: 'Active' };
+      }
+      return s;
+    });
+    return this.store({ ...plan, steps, status: activated ? 'Active' : 'Completed' });
+  }
+
+  private close(plan: Plan, status: PlanStatus): Plan {
+    const steps = plan.steps.map((s): PlanStep => (s.status === 'Pending' || s.status === 'Active' ? { ...s, status: 'Skipped' } : s));
+    return this.store({ ...plan, steps, status });
+  }
+
+  /** After a completed plan the attempt stays; after a failed or superseded one the meta-strategy alternates. */
+  private nextAttempt(goalId: string, previous: Plan | undefined): number {
+    if (!previous) return 0;
+    return previous.status === 'Completed' ? previous.attempt : previous.attempt + 1;
+  }
+
+  /** Whether decide can choose the tool for the goal (registered, and above its threshold if semantic). */
+  private applies(goal: Goal, name: string): boolean {
+    const tool = this.mind.tools.get(name);
+    if (!tool) return false;
+    return tool.scoring.kind !== 'semantic' || semanticSimilarity(this.mind, goal, tool) >= tool.scoring.threshold;
+  }
+
+  private store(plan: Plan): Plan {
+    const before = this.byGoal.get(plan.goalId);
+    this.byGoal.set(plan.goalId, plan);
+    this.mind.journal.record(() => {
+      if (before) this.byGoal.set(plan.goalId, before);
+      else this.byGoal.delete(plan.goalId);
+    });
+    return plan;
+  }
+
+  private setFailures(goalId: string, n: number): void {
+    const before = this.failedPlans.get(goalId);
+    this.failedPlans.set(goalId, n);
+    this.mind.journal.record(() => {
+      if (before === undefined) this.failedPlans.delete(goalId);
+      else this.failedPlans.set(goalId, before);
+    });
+  }
+}
+
+function rationale(family: StrategyName, strategy: StrategyName, order: MetaStrategy): string {
+  const role = GATHERING.has(family) ? 'gather knowledge' : 'reason over what is known';
+  return `${order}: ${role} (${family} tool, ${strategy} strategy)`;
+}
+
+function clonePlan(plan: Plan): Plan {
+  return { ...plan, steps: plan.steps.map((s) => ({ ...s })) };
+}

@@ -1,0 +1,37 @@
+/**
+ * The policy skill (priority 100): rejects destructive actions before they
+ * run: critical-danger tools, and inputs that delete, drop, truncate, wipe or
+ * force-overwrite (shell, SQL, git and file operations).
+ */
+import { actionText } from './psyche.js';
+import type { Skill } from './skills.js';
+
+/** Destructive operations in an action's input (matched on lower-cased text with spaces collapsed). */
+export const DESTRUCTIVE_PATTERNS: readonly { pattern: RegExp; what: string }[] = [
+  { pattern: /\brm\s+-[a-z]*[rf]/, what: 'forced or recursive file removal' },
+  { pattern: /\b(rmdir|shred|wipefs|mkfs(\.\w+)?)\b/, what: 'removing directories or wiping disks' },
+  { pattern: /\bdd\s+[^"]*\bof=/, what: 'raw writes to a device' },
+  { pattern: /\bdrop\s+(table|database|schema|index|view)\b/, what: 'dropping database objects' },
+  { pattern: /\btruncate\s+(table\s+)?\w+/, what: 'truncating a table' },
+  { pattern: /\bdelete\s+from\s+\w+(?!.*\bwhere\b)/, what: 'deleting every row of a table' },
+  { pattern: /\bgit\s+(push\s+[^"]*(--force|-f)\b|reset\s+--hard|clean\s+-[a-z]*f)/, what: 'destroying git history or work' },
+  { pattern: /\b(shutdown|reboot|halt|poweroff)\b/, what: 'stopping the machine' },
+  { pattern: /\bchmod\s+(-r\s+)?0?777\b/, what: 'opening permissions to everyone' },
+  { pattern: />\s*\/dev\/(sd|nvme|hd)/, what: 'overwriting a disk device' },
+  { pattern: /"(mode|op|operation|action)":\s*"(delete|remove|destroy|wipe)"/, what: 'a delete operation' },
+];
+
+export const policySkill: Skill = {
+  name: 'policy',
+  priority: 100,
+  trigger: () => true,
+  verify(action, { mind }) {
+    const tool = mind.tools.get(action.tool);
+    if (tool?.danger === 'critical') return { verdict: 'reject', reason: `${action.tool} is a critical-danger tool` };
+    const text = actionText(action.input);
+    for (const { pattern, what } of DESTRUCTIVE_PATTERNS) {
+      if (pattern.test(text)) return { verdict: 'reject', reason: `destructive action (${what}) in ${action.tool} input` };
+    }
+    return { verdict: 'approve' };
+  },
+};

@@ -1,0 +1,145 @@
+/**
+ * Skills (seed 004): small pieces of judgement that run before act.
+ *
+ * A skill has a name, a priority (default 10), a `trigger(ctx)` saying
+ * whether it applies to this pass, an optional `propose(ctx)` that proposes
+ * the input for the decided tool, and an optional `verify(action, ctx)` that
+ * approves the action, replaces its input, or rejects it with a reason.
+ *
+ * Triggered skills run in descending priority (registration order among
+ * equals): the highest-priority proposal wins, then every verifier sees the
+ * action as the verifiers before it left it, until one rejects. A skill that
+ * throws is isolated: the error is reported and the other skills carry on.
+ */
+import type { Goal } from './goals.js';
+import type { Mind } from './mind.js';
+
+/** The action a skill sees: the decided tool and its input. */
+export interface ProposedAction {
+  readonly goalId: string;
+  readonly tool: string;
+  readonly input: unknown;
+}
+
+/** What a skill sees of the pass. */
+export interface SkillContext {
+  readonly mind: Mind;
+  readonly goal: Goal;
+  /** The signal the pass is handling (type, depth and the rest of its fields). */
+  readonly signal: { readonly type: string; readonly depth: number };
+  readonly action: ProposedAction;
+  /** Scheduler time in ms. */
+  now(): number;
+}
+
+export type Verdict =
+  | { verdict: 'approve' }
+  | { verdict: 'replace'; input: unknown; reason: string }
+  | { verdict: 'reject'; reason: string };
+
+export interface Skill {
+  readonly name: string;
+  /** Higher runs first. Default 10. */
+  readonly priority?: number;
+  trigger(ctx: SkillContext): boolean;
+  /** An input for the decided tool, or undefined to leave it. */
+  propose?(ctx: SkillContext): unknown;
+  verify?(action: ProposedAction, ctx: SkillContext): Verdict;
+}
+
+export const DEFAULT_SKILL_PRIORITY = 10;
+
+/** The outcome of running the skills over one action. */
+export interface SkillReview {
+  /** The action after proposals and replacements. */
+  action: ProposedAction;
+  /** Input changes, in order, with the skill that made them. */
+  changes: { skill: string; kind: 'propose' | 'replace'; reason: string }[];
+  rejected?: { skill: string; reason: string };
+  /** Skills that threw, isolated. */
+  errors: { skill: string; phase: 'trigger' | 'propose' | 'verify'; message: string }[];
+}
+
+export class SkillRegistry {
+  private readonly skills: Skill[] = [];
+
+  constructor(skills: Iterable<Skill> = []) {
+    for (const skill of skills) this.register(skill);
+  }
+
+  /** Adds a skill; a second skill with the same name is an error. */
+  register(skill: Skill): this {
+    if (!skill.name) throw new Error('a skill needs a name');
+    if (this.skills.some((s) => s.name === skill.name)) throw new Error(`skill "${skill.name}" is already registered`);
+    if (typeof skill.trigger !== 'function') throw new Error(`skill "${skill.name}" needs a trigger(ctx) function`);
+    this.skills.push(skill);
+    return this;
+  }
+
+  /** Removes a skill by name; returns whether it was registered. */
+  unregister(name: string): boolean {
+    const index = this.skills.findIndex((s) => s.name === name);
+    if (index >= 0) this.skills.splice(index, 1);
+    return index >= 0;
+  }
+
+  /** The skills, highest priority first (registration order among equals). */
+  list(): Skill[] {
+    return this.skills
+      .map((skill, i) => ({ skill, i }))
+      .sort((a, b) => priorityOf(b.skill) - priorityOf(a.skill) || a.i - b.i)
+      .map((x) => x.skill);
+  }
+
+  get size(): number {
+    return this.skills.length;
+  }
+
+  /** Runs the triggered skills' proposals and verifiers over the action. */
+  review(ctx: Omit<SkillContext, 'action'>, action: ProposedAction): SkillReview {
+    const review: SkillReview = { action, changes: [], errors: [] };
+    const contextFor = (): SkillContext => ({ ...ctx, action: review.action });
+    const guarded = <T>(skill: Skill, phase: 'trigger' | 'propose' | 'verify', run: () => T): { ok: true; value: T } | { ok: false } => {
+      try {
+        return { ok: true, value: run() };
+      } catch (error) {
+        review.errors.push({ skill: skill.name, phase, message: error instanceof Error ? error.message : String(error) });
+        return { ok: false };
+      }
+    };
+    const triggered = this.list().filter((skill) => {
+      const fired = guarded(skill, 'trigger', () => skill.trigger(contextFor()));
+      return fired.ok && fired.value === true;
+    });
+    for (const skill of triggered) {
+      if (!skill.propose) continue;
+      const proposed = guarded(skill, 'propose', () => skill.propose!(contextFor()));
+      if (proposed.ok && proposed.value !== undefined) {
+        review.action = { ...review.action, input: proposed.value };
+        review.changes.push({ skill: skill.name, kind: 'propose', reason: 'proposed the input' });
+        break;
+      }
+    }
+    for (const skill of triggered) {
+      if (!skill.verify) continue;
+      const verdict = guarded(skill, 'verify', () => skill.verify!(review.action, contextFor()));
+      if (!verdict.ok) continue;
+      const v = verdict.value;
+      if (v?.verdict === 'reject') {
+        review.rejected = { skill: skill.name, reason: v.reason };
+        break;
+      }
+      if (v?.verdict === 'replace') {
+        review.action = { ...review.action, input: v.input };
+        review.changes.push({ skill: skill.name, kind: 'replace', reason: v.reason });
+      } else if (v?.verdict !== 'approve') {
+        review.errors.push({ skill: skill.name, phase: 'verify', message: `returned ${JSON.stringify(v)}, not a verdict (approve, replace or reject)` });
+      }
+    }
+    return review;
+  }
+}
+
+function priorityOf(skill: Skill): number {
+  return skill.priority ?? DEFAULT_SKILL_PRIORITY;
+}

@@ -1,0 +1,38 @@
+/**
+ * Records what the mind's rules changed as events on the pass: a `goal` event
+ * per goal change, a `plan` event per plan change.
+ */
+import type { GoalChange } from '../mind/goalEvaluation.js';
+import type { PlanChange } from '../mind/planner.js';
+import { record, type Cycle } from '../streams/cycle.js';
+import type { EventBody } from '../streams/events.js';
+import type { Runtime } from '../streams/runtime.js';
+
+/** One `goal` event per change (with the parent when the goal has one). */
+export function recordGoalChanges(runtime: Runtime, cycle: Cycle, changes: readonly GoalChange[]): void {
+  for (const { goal, change } of changes) {
+    const body: EventBody<'goal'> = { goalId: goal.id, description: goal.description, status: goal.status, priority: goal.priority, change };
+    if (goal.parentId) body.parentId = goal.parentId;
+    record(runtime, cycle, 'goal', body);
+  }
+}
+
+/** One `plan` event per change, carrying the plan's steps as they now stand. */
+export function recordPlanChanges(runtime: Runtime, cycle: Cycle, changes: readonly PlanChange[]): void {
+  for (const { plan, change, reason, step } of changes) {
+    const body: EventBody<'plan'> = {
+      goalId: plan.goalId,
+      planId: plan.id,
+      attempt: plan.attempt,
+      strategy: plan.strategy,
+      order: plan.order,
+      status: plan.status,
+      change,
+      steps: plan.steps.map((s) => ({ index: s.index, tool: s.tool, status: s.status, rationale: s.rationale })),
+      departures: plan.departures,
+      reason,
+    };
+    if (step !== undefined) body.step = step;
+    record(runtime, cycle, 'plan', body);
+  }
+}
