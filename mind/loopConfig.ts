@@ -18,8 +18,12 @@ const fields = {
   frequencyThreshold: z.number().gt(0).max(1).default(0.7),
   /** Drop actions marked `thinking` before any rule runs. */
   ignoreThinkingActions: z.boolean().default(true),
-  /** Actions after a reported loop during which no new loop is reported (they still count). */
-  cooldownActions: z.number().int().min(0).default(0),
+  /**
+   * Actions after a reported loop during which no new loop is reported (they
+   * still count): by default a new window's worth, so a goal that resumes
+   * after an intervention is not flagged again at once.
+   */
+  cooldownActions: z.number().int().min(0).default(5),
   /** Detect `periodic_sequence` loops: A-B-A-B, A-B-C-A-B-C, … */
   periodic: z.boolean().default(true),
   /** Longest period looked for (the shortest is 2). */

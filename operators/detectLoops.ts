@@ -6,13 +6,14 @@
  * with its own state per subscription.
  *
  * One loop raises one LoopInfo: after a report the history is cleared, and
- * the next `cooldownActions` actions (default 0) report nothing.
+ * the next `cooldownActions` actions (default 5) report nothing.
  *
- *   actions:                                   --a--a--a--a--a--a--|
- *   detectLoops({ maxConsecutiveActions: 3 }): --------x--------x--|   (x: consecutive_action of a)
+ *   actions:                                           -a-a-a-a-a-a-a-a-|
+ *   detectLoops({ windowSize: 6, cooldownActions: 0 }): -----x-----x-----|   (x: consecutive_action of a)
+ *   detectLoops({ windowSize: 6, cooldownActions: 3 }): -----x-------x---|
  *
  * Options: the `loopDetection` settings (windowSize 5, maxConsecutiveActions 3,
- * frequencyThreshold 0.7, ignoreThinkingActions true, cooldownActions 0,
+ * frequencyThreshold 0.7, ignoreThinkingActions true, cooldownActions 5,
  * periodic true, maxPeriod 4, periodRepeats 2, paramAware false, stateAware
  * true, unchangedStateActions 8). Invalid values take their defaults; use
  * `resolveLoopConfig` to see the warnings.

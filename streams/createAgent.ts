@@ -43,6 +43,7 @@ import { act } from '../operators/act.js';
 import { consolidate } from '../operators/consolidate.js';
 import { decide } from '../operators/decide.js';
 import { feedback } from '../operators/feedback.js';
+import { interveneOnLoops } from '../operators/interveneOnLoops.js';
 import { observe } from '../operators/observe.js';
 import { orient } from '../operators/orient.js';
 import { perceive } from '../operators/perceive.js';
@@ -80,7 +81,10 @@ export interface AgentOptions {
   tools?: Tool[];
   /** Replace the cycle: receives the default stages, returns the chain (e.g. with a veto before act). */
   cycle?: (stages: Stages, runtime: Runtime) => OperatorFunction<Cycle, Cycle>;
-  /** Stateful operators over finished passes, applied in order. */
+  /**
+   * Stateful operators over finished passes, applied in order after the
+   * default ones (loop detection: `interveneOnLoops`, off with `loopDetection.enabled: false`).
+   */
   watchers?: Watcher[];
   /** Extra command handlers (by command name). */
   commands?: Iterable<[string, CommandHandler]>;
@@ -116,6 +120,9 @@ export interface Agent {
   /** Feeds a signal into the running agent (as internal input, no validation). */
   inject(signal: Signal): void;
 }
+
+/** The watchers every agent runs before its own. */
+const DEFAULT_WATCHERS: readonly Watcher[] = [interveneOnLoops];
 
 type Incoming = { signal: Signal } | { rejected: Draft<'rejected'> };
 
@@ -153,7 +160,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
   const cycleOp = options.cycle
     ? options.cycle(stages, runtime)
     : pipe(stages.observe, stages.orient, stages.decide, stages.act, stages.consolidate);
-  const watchers = (options.watchers ?? []).map((w) => w(runtime));
+  const watchers = [...DEFAULT_WATCHERS, ...(options.watchers ?? [])].map((w) => w(runtime));
 
   const run = (sources: AgentSources = {}): Connectable<AgentEvent> => {
     const halt$ = new Subject<void>();

@@ -34,6 +34,18 @@ export { ToolFailure, type Danger, type Tool, type ToolContext, type ToolOutput,
 export { builtinTools } from '../mind/tools/index.js';
 export { formatBreakdown, parseBreakdown, totalScore, type ScoreParts } from '../mind/utility.js';
 export type { Decision } from '../mind/toolSelection.js';
+export { findLoop, type ActionRecord, type LoopInfo, type LoopType } from '../mind/loopDetection.js';
+export { LoopDetector } from '../mind/loopDetector.js';
+export {
+  defaultLoopConfig,
+  LoopConfig,
+  resolveLoopConfig,
+  type LoopConfigInput,
+  type LoopConfigWarning,
+} from '../mind/loopConfig.js';
+export { INTERVENTION_PREFIX, isInterventionGoal, type PlanDropper } from '../mind/intervention.js';
+export { detectLoops } from '../operators/detectLoops.js';
+export { interveneOnLoops } from '../operators/interveneOnLoops.js';
 
 export { fromNdjson, type NdjsonOptions } from '../sources/ndjson.js';
 export { heartbeat } from '../sources/heartbeat.js';

@@ -20,11 +20,11 @@ test('detectLoops: one loop raises one LoopInfo, then the cleared window needs n
     ({ cold, expectObservable }) => {
       // a a a → consecutive; the window is cleared, so the 4th and 5th a are no loop; the 6th completes a new run.
       const actions$ = cold('a-a-a-a-a-a-b-|', actions);
-      expectObservable(actions$.pipe(detectLoops({ windowSize: 6 }), kinds)).toBe('----x-----x---|', {
+      expectObservable(actions$.pipe(detectLoops({ windowSize: 6, cooldownActions: 0 }), kinds)).toBe('----x-----x---|', {
         x: 'consecutive_action:kg_query',
       });
       // With the seed's window of 5, two of two actions are already a high-frequency loop (2/2 ≥ 0.7).
-      expectObservable(actions$.pipe(detectLoops(), kinds)).toBe('--x---x---x---|', {
+      expectObservable(actions$.pipe(detectLoops({ cooldownActions: 0 }), kinds)).toBe('--x---x---x---|', {
         x: 'high_frequency_action:kg_query',
       });
     },
@@ -36,11 +36,15 @@ test('detectLoops: the cooldown keeps the next actions quiet but remembers them'
     (actual, expected) => t.deepEqual(actual, expected),
     ({ cold, expectObservable }) => {
       const actions$ = cold('a-a-a-a-a-a-a-a-|', actions);
-      expectObservable(actions$.pipe(detectLoops({ windowSize: 6 }), kinds)).toBe('----x-----x-----|', {
+      expectObservable(actions$.pipe(detectLoops({ windowSize: 6, cooldownActions: 0 }), kinds)).toBe('----x-----x-----|', {
         x: 'consecutive_action:kg_query',
       });
       // cooldownActions 3: the 4th–6th actions report nothing; at the 7th the four remembered a's are a run again.
       expectObservable(actions$.pipe(detectLoops({ windowSize: 6, cooldownActions: 3 }), kinds)).toBe('----x-------x---|', {
+        x: 'consecutive_action:kg_query',
+      });
+      // The default cooldown (5) is a whole new window: the 9th action would be the next report.
+      expectObservable(actions$.pipe(detectLoops({ windowSize: 6 }), kinds)).toBe('----x-----------|', {
         x: 'consecutive_action:kg_query',
       });
     },
@@ -70,7 +74,7 @@ test('detectLoops: each subscription has its own window', (t) => {
   runMarbles(
     (actual, expected) => t.deepEqual(actual, expected),
     ({ cold, expectObservable }) => {
-      const detect = detectLoops({ windowSize: 6 });
+      const detect = detectLoops({ windowSize: 6, cooldownActions: 0 });
       const first$ = cold('a-a-a|', actions).pipe(detect, kinds);
       const second$ = cold('a-b-a|', actions).pipe(detect, kinds);
       expectObservable(first$).toBe('----x|', { x: 'consecutive_action:kg_query' });

@@ -137,7 +137,7 @@ const invalid: [key: string, value: unknown, reason: RegExp][] = [
   ['maxPeriod', 1, /using the default 4/],
   ['periodRepeats', 1, /using the default 2/],
   ['unchangedStateActions', 1, /using the default 8/],
-  ['cooldownActions', -1, /using the default 0/],
+  ['cooldownActions', -1, /using the default 5/],
   ['interventionPriority', 300, /using the default 255/],
 ];
 for (const [key, value, reason] of invalid) {
