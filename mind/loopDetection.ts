@@ -18,9 +18,10 @@
  * 4. `no_state_change` — the newest `unchangedStateActions` actions all carry
  *    one and the same `stateHash`.
  *
- * With `paramAware`, "same type" means same type and same params (compared by
- * their JSON text).
+ * With `paramAware`, "same type" means same type and deeply equal params
+ * (see `sameAction`).
  */
+import { actionLabel, sameAction } from './actionIdentity.js';
 import { asLoopConfig, type LoopConfig, type LoopConfigInput } from './loopConfig.js';
 
 /** One executed action, as the detector sees it. */
@@ -64,24 +65,25 @@ export interface LoopInfo {
 export function findLoop(actions: readonly ActionRecord[], config?: LoopConfigInput | LoopConfig): LoopInfo | null {
   const cfg = asLoopConfig(config);
   const kept = cfg.ignoreThinkingActions ? actions.filter((a) => !a.thinking) : actions;
-  const keys = kept.map((a) => actionKey(a, cfg.paramAware));
-  const n = keys.length;
-  const window = keys.slice(-cfg.windowSize);
+  const same = (i: number, j: number): boolean => sameAction(kept[i]!, kept[j]!, cfg.paramAware);
+  const n = kept.length;
+  const windowLength = Math.min(n, cfg.windowSize);
   const m = cfg.maxConsecutiveActions;
+  let run = 0;
+  while (run < n && same(n - 1 - run, n - 1)) run++;
 
-  if (window.length >= m && sameRunLength(keys) >= m) {
-    return consecutiveLoop(cfg, kept[n - 1]!.type, keys[n - 1]!, window.length);
-  }
+  if (windowLength >= m && run >= m) return consecutiveLoop(cfg, kept[n - 1]!, windowLength);
 
-  if (window.length >= minFrequencyWindow(cfg)) {
-    const counts = new Map<string, number>();
-    for (const key of window) counts.set(key, (counts.get(key) ?? 0) + 1);
+  if (windowLength >= minFrequencyWindow(cfg)) {
+    // The most common action; among equals the one seen most recently.
     let best = 0;
-    for (const count of counts.values()) best = Math.max(best, count);
-    if (isHighFrequency(cfg, best, window.length)) {
-      const index = lastIndexWithCount(keys, counts, best);
-      return highFrequencyLoop(cfg, kept[index]!.type, keys[index]!, best, window.length);
+    let newest = -1;
+    for (let i = n - 1; i >= n - windowLength; i--) {
+      let count = 0;
+      for (let j = n - windowLength; j < n; j++) if (same(i, j)) count++;
+      if (count > best) [best, newest] = [count, i];
     }
+    if (isHighFrequency(cfg, best, windowLength)) return highFrequencyLoop(cfg, kept[newest]!, best, windowLength);
   }
 
   if (cfg.periodic) {
@@ -89,55 +91,21 @@ export function findLoop(actions: readonly ActionRecord[], config?: LoopConfigIn
       const span = period * cfg.periodRepeats;
       if (n < span) break;
       let repeats = true;
-      for (let i = n - span + period; i < n && repeats; i++) repeats = keys[i] === keys[i - period];
-      if (repeats && sameRunLength(keys) < period) {
-        return periodicLoop(cfg, period, kept.slice(n - period).map((a) => a.type), keys.slice(n - period));
-      }
+      for (let i = n - span + period; i < n && repeats; i++) repeats = same(i, i - period);
+      if (repeats && run < period) return periodicLoop(cfg, kept.slice(n - period));
     }
   }
 
   if (cfg.stateAware && n >= cfg.unchangedStateActions) {
     const hash = kept[n - 1]!.stateHash;
-    let run = 0;
-    while (hash !== undefined && run < n && kept[n - 1 - run]!.stateHash === hash) run++;
-    if (run >= cfg.unchangedStateActions) return unchangedStateLoop(cfg, kept[n - 1]!.type, hash!);
+    let unchanged = 0;
+    while (hash !== undefined && unchanged < n && kept[n - 1 - unchanged]!.stateHash === hash) unchanged++;
+    if (unchanged >= cfg.unchangedStateActions) return unchangedStateLoop(cfg, kept[n - 1]!);
   }
   return null;
 }
 
-/** How many of the newest keys are equal to the newest. */
-function sameRunLength(keys: readonly string[]): number {
-  const n = keys.length;
-  let run = 0;
-  while (run < n && keys[n - 1 - run] === keys[n - 1]) run++;
-  return run;
-}
-
-/** The index of the newest key whose count in the window is `count`. */
-function lastIndexWithCount(keys: readonly string[], counts: Map<string, number>, count: number): number {
-  for (let i = keys.length - 1; ; i--) if (counts.get(keys[i]!) === count) return i;
-}
-
 // ——— shared by findLoop and LoopDetector, so both report exactly the same ———
-
-const PARAM_SEPARATOR = '\u0000';
-
-/** What "the same action" means: the type, or with `paramAware` the type and the params' JSON text. */
-export function actionKey(action: ActionRecord, paramAware: boolean): string {
-  if (!paramAware || action.params === undefined) return action.type;
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(action.params);
-  } catch {
-    text = String(action.params);
-  }
-  return `${action.type}${PARAM_SEPARATOR}${text}`;
-}
-
-/** An action key as a human reads it: `READ {"path":"a.txt"}`. */
-function keyLabel(key: string): string {
-  return key.replace(PARAM_SEPARATOR, ' ');
-}
 
 /** The fewest actions the window must hold for the frequency check: max(2, floor(windowSize × 0.5)). */
 export function minFrequencyWindow(cfg: LoopConfig): number {
@@ -149,48 +117,49 @@ export function isHighFrequency(cfg: LoopConfig, count: number, length: number):
   return count >= Math.max(2, cfg.maxConsecutiveActions - 1) && count / length >= cfg.frequencyThreshold;
 }
 
-export function consecutiveLoop(cfg: LoopConfig, type: string, key: string, windowLength: number): LoopInfo {
+export function consecutiveLoop(cfg: LoopConfig, newest: ActionRecord, windowLength: number): LoopInfo {
   const count = cfg.maxConsecutiveActions;
   return {
     type: 'consecutive_action',
-    actionType: type,
+    actionType: newest.type,
     count,
     windowSize: windowLength,
-    details: `${keyLabel(key)} ran ${count} times in a row (the newest ${count} of ${windowLength} actions)`,
+    details: `${actionLabel(newest, cfg.paramAware)} ran ${count} times in a row (the newest ${count} of ${windowLength} actions)`,
   };
 }
 
-export function highFrequencyLoop(cfg: LoopConfig, type: string, key: string, count: number, windowLength: number): LoopInfo {
+export function highFrequencyLoop(cfg: LoopConfig, newest: ActionRecord, count: number, windowLength: number): LoopInfo {
   const frequency = Math.round((count / windowLength) * 100) / 100;
   return {
     type: 'high_frequency_action',
-    actionType: type,
+    actionType: newest.type,
     count,
     windowSize: windowLength,
     frequency,
-    details: `${keyLabel(key)} made up ${count} of the last ${windowLength} actions (${frequency.toFixed(2)} ≥ threshold ${cfg.frequencyThreshold})`,
+    details: `${actionLabel(newest, cfg.paramAware)} made up ${count} of the last ${windowLength} actions (${frequency.toFixed(2)} ≥ threshold ${cfg.frequencyThreshold})`,
   };
 }
 
-export function periodicLoop(cfg: LoopConfig, period: number, types: readonly string[], keys: readonly string[]): LoopInfo {
+export function periodicLoop(cfg: LoopConfig, block: readonly ActionRecord[]): LoopInfo {
+  const period = block.length;
   const count = period * cfg.periodRepeats;
   return {
     type: 'periodic_sequence',
-    actionType: types.join(' → '),
+    actionType: block.map((a) => a.type).join(' → '),
     count,
     windowSize: count,
     period,
-    details: `the sequence ${keys.map(keyLabel).join(' → ')} repeated ${cfg.periodRepeats} times in full (period ${period})`,
+    details: `the sequence ${block.map((a) => actionLabel(a, cfg.paramAware)).join(' → ')} repeated ${cfg.periodRepeats} times in full (period ${period})`,
   };
 }
 
-export function unchangedStateLoop(cfg: LoopConfig, type: string, hash: string): LoopInfo {
+export function unchangedStateLoop(cfg: LoopConfig, newest: ActionRecord): LoopInfo {
   const count = cfg.unchangedStateActions;
   return {
     type: 'no_state_change',
-    actionType: type,
+    actionType: newest.type,
     count,
     windowSize: count,
-    details: `${count} actions in a row, the newest ${type}, left the state unchanged (state ${hash})`,
+    details: `${count} actions in a row, the newest ${newest.type}, left the state unchanged (state ${newest.stateHash})`,
   };
 }

@@ -9,9 +9,9 @@
  * `push` answers exactly what `findLoop` answers for the actions pushed since
  * the last report, except during the cooldown, when it answers null.
  */
+import { ActionIds } from './actionIdentity.js';
 import { asLoopConfig, type LoopConfig, type LoopConfigInput } from './loopConfig.js';
 import {
-  actionKey,
   consecutiveLoop,
   highFrequencyLoop,
   isHighFrequency,
@@ -24,17 +24,19 @@ import {
 
 export class LoopDetector {
   readonly config: LoopConfig;
-  /** Ring of the newest keys and types; long enough for the window and the longest period. */
-  private readonly keys: string[];
-  private readonly types: string[];
+  /** Ring of the newest actions and their ids; long enough for the window and the longest period. */
   private readonly capacity: number;
+  private readonly actions: (ActionRecord | undefined)[];
+  private readonly ids: Int32Array;
+  /** Equal actions share an id while they are in the ring. */
+  private readonly table: ActionIds;
   /** Actions since the last clear. */
   private total = 0;
-  /** Per key: occurrences in the window. */
-  private readonly counts = new Map<string, number>();
-  /** Per count c ≥ 1: how many keys occur c times in the window. */
-  private readonly keysWithCount: Int32Array;
-  /** The most common key's count in the window. */
+  /** Per id: occurrences in the window. */
+  private readonly counts: Int32Array;
+  /** Per count c ≥ 1: how many ids occur c times in the window. */
+  private readonly idsWithCount: Int32Array;
+  /** The most common action's count in the window. */
   private best = 0;
   /** Newest actions equal to the newest. */
   private sameRun = 0;
@@ -48,9 +50,12 @@ export class LoopDetector {
   constructor(config?: LoopConfigInput | LoopConfig) {
     this.config = asLoopConfig(config);
     this.capacity = Math.max(this.config.windowSize, this.config.maxPeriod);
-    this.keys = new Array<string>(this.capacity).fill('');
-    this.types = new Array<string>(this.capacity).fill('');
-    this.keysWithCount = new Int32Array(this.config.windowSize + 2);
+    this.actions = new Array<ActionRecord | undefined>(this.capacity).fill(undefined);
+    this.ids = new Int32Array(this.capacity);
+    // One id more than the ring holds: the newest is interned before the oldest leaves.
+    this.table = new ActionIds(this.capacity + 1, this.config.paramAware);
+    this.counts = new Int32Array(this.capacity + 1);
+    this.idsWithCount = new Int32Array(this.config.windowSize + 2);
     this.periodRun = new Int32Array(this.config.maxPeriod + 1);
   }
 
@@ -58,20 +63,22 @@ export class LoopDetector {
   push(action: ActionRecord): LoopInfo | null {
     const cfg = this.config;
     if (cfg.ignoreThinkingActions && action.thinking) return null;
-    const key = actionKey(action, cfg.paramAware);
+    const id = this.table.acquire(action);
     const n = this.total;
-    const slot = n % this.capacity;
+    const cap = this.capacity;
+    const slot = n % cap;
 
-    this.sameRun = n > 0 && this.keys[(n - 1) % this.capacity] === key ? this.sameRun + 1 : 1;
+    this.sameRun = n > 0 && this.ids[(n - 1) % cap] === id ? this.sameRun + 1 : 1;
     if (cfg.periodic) {
       for (let p = 2; p <= cfg.maxPeriod; p++) {
-        this.periodRun[p] = n >= p && this.keys[(n - p) % this.capacity] === key ? this.periodRun[p] + 1 : 0;
+        this.periodRun[p] = n >= p && this.ids[(n - p) % cap] === id ? this.periodRun[p] + 1 : 0;
       }
     }
-    if (n >= cfg.windowSize) this.uncount(this.keys[(n - cfg.windowSize) % this.capacity]!);
-    this.keys[slot] = key;
-    this.types[slot] = action.type;
-    this.count(key);
+    if (n >= cfg.windowSize) this.uncount(this.ids[(n - cfg.windowSize) % cap]);
+    if (n >= cap) this.table.release(this.ids[slot]);
+    this.ids[slot] = id;
+    this.actions[slot] = action;
+    this.count(id);
     const hash = action.stateHash;
     this.stateRun = hash === undefined ? 0 : n > 0 && hash === this.lastHash ? this.stateRun + 1 : 1;
     this.lastHash = hash;
@@ -81,7 +88,7 @@ export class LoopDetector {
       this.quiet--;
       return null;
     }
-    const loop = this.find(key, action);
+    const loop = this.find(action);
     if (loop) {
       this.clear();
       this.quiet = cfg.cooldownActions;
@@ -92,8 +99,10 @@ export class LoopDetector {
   /** Forgets every action (a cooldown in progress continues). */
   clear(): void {
     this.total = 0;
-    this.counts.clear();
-    this.keysWithCount.fill(0);
+    this.actions.fill(undefined);
+    this.table.clear();
+    this.counts.fill(0);
+    this.idsWithCount.fill(0);
     this.best = 0;
     this.sameRun = 0;
     this.periodRun.fill(0);
@@ -101,59 +110,50 @@ export class LoopDetector {
     this.lastHash = undefined;
   }
 
-  private find(key: string, action: ActionRecord): LoopInfo | null {
+  private find(newest: ActionRecord): LoopInfo | null {
     const cfg = this.config;
     const windowLength = Math.min(this.total, cfg.windowSize);
     if (windowLength >= cfg.maxConsecutiveActions && this.sameRun >= cfg.maxConsecutiveActions) {
-      return consecutiveLoop(cfg, action.type, key, windowLength);
+      return consecutiveLoop(cfg, newest, windowLength);
     }
     if (windowLength >= minFrequencyWindow(cfg) && isHighFrequency(cfg, this.best, windowLength)) {
-      const slot = this.newestWithCount(this.best);
-      return highFrequencyLoop(cfg, this.types[slot]!, this.keys[slot]!, this.best, windowLength);
+      return highFrequencyLoop(cfg, this.newestWithCount(this.best), this.best, windowLength);
     }
     if (cfg.periodic) {
       for (let p = 2; p <= cfg.maxPeriod; p++) {
-        if (this.periodRun[p] >= p * (cfg.periodRepeats - 1) && this.sameRun < p) return this.periodic(p);
+        if (this.periodRun[p] >= p * (cfg.periodRepeats - 1) && this.sameRun < p) return periodicLoop(cfg, this.newestActions(p));
       }
     }
-    if (cfg.stateAware && this.stateRun >= cfg.unchangedStateActions) {
-      return unchangedStateLoop(cfg, action.type, action.stateHash!);
-    }
+    if (cfg.stateAware && this.stateRun >= cfg.unchangedStateActions) return unchangedStateLoop(cfg, newest);
     return null;
   }
 
-  private periodic(period: number): LoopInfo {
-    const types: string[] = [];
-    const keys: string[] = [];
-    for (let i = this.total - period; i < this.total; i++) {
-      types.push(this.types[i % this.capacity]!);
-      keys.push(this.keys[i % this.capacity]!);
-    }
-    return periodicLoop(this.config, period, types, keys);
+  /** The newest `k` actions, oldest first. */
+  private newestActions(k: number): ActionRecord[] {
+    const out: ActionRecord[] = [];
+    for (let i = this.total - k; i < this.total; i++) out.push(this.actions[i % this.capacity]!);
+    return out;
   }
 
-  /** The ring slot of the newest key in the window whose count is `count`. */
-  private newestWithCount(count: number): number {
+  /** The newest action in the window whose id occurs `count` times there. */
+  private newestWithCount(count: number): ActionRecord {
     for (let i = this.total - 1; ; i--) {
       const slot = i % this.capacity;
-      if (this.counts.get(this.keys[slot]!) === count) return slot;
+      if (this.counts[this.ids[slot]] === count) return this.actions[slot]!;
     }
   }
 
-  private count(key: string): void {
-    const c = this.counts.get(key) ?? 0;
-    this.counts.set(key, c + 1);
-    if (c > 0) this.keysWithCount[c]--;
-    this.keysWithCount[c + 1]++;
+  private count(id: number): void {
+    const c = this.counts[id]++;
+    if (c > 0) this.idsWithCount[c]--;
+    this.idsWithCount[c + 1]++;
     if (c + 1 > this.best) this.best = c + 1;
   }
 
-  private uncount(key: string): void {
-    const c = this.counts.get(key)!;
-    if (c === 1) this.counts.delete(key);
-    else this.counts.set(key, c - 1);
-    this.keysWithCount[c]--;
-    if (c > 1) this.keysWithCount[c - 1]++;
-    if (c === this.best && this.keysWithCount[c] === 0) this.best = c - 1;
+  private uncount(id: number): void {
+    const c = this.counts[id]--;
+    this.idsWithCount[c]--;
+    if (c > 1) this.idsWithCount[c - 1]++;
+    if (c === this.best && this.idsWithCount[c] === 0) this.best = c - 1;
   }
 }

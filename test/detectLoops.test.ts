@@ -88,13 +88,14 @@ test('detectLoops: each subscription has its own window', (t) => {
 const arbAction: fc.Arbitrary<ActionRecord> = fc
   .record({
     type: fc.constantFrom('A', 'A', 'B', 'B', 'C', 'D'),
-    params: fc.constantFrom(undefined, undefined, 'x', 'y'),
+    // Deeply equal params in other key orders and nestings are the same action with paramAware.
+    params: fc.constantFrom<unknown>(undefined, undefined, { p: 'x' }, { p: 'y' }, { p: 'x', q: [1, { r: null }] }, { q: [1, { r: null }], p: 'x' }, { p: 'x', q: [1, { r: 0 }] }, 'x', 1.5),
     thinking: fc.constantFrom(false, false, false, false, true),
     stateHash: fc.constantFrom('h', 'h', 'h', 'g', undefined),
   })
   .map(({ type, params, thinking, stateHash }) => {
     const action: ActionRecord = { type };
-    if (params !== undefined) action.params = { p: params };
+    if (params !== undefined) action.params = structuredClone(params);
     if (thinking) action.thinking = true;
     if (stateHash !== undefined) action.stateHash = stateHash;
     return action;
