@@ -164,3 +164,14 @@ test('detectLoops emits exactly the non-null answers of the detector, in order',
     { numRuns: 300, seed: 5 },
   );
 });
+
+test('LoopDetector with paramAware keeps a bounded table over a long history of distinct params', (t) => {
+  const detector = new LoopDetector({ paramAware: true, stateAware: false });
+  for (let i = 0; i < 20_000; i++) t.is(detector.push({ type: 'READ', params: { path: `file-${i}.txt` } }), null);
+  t.is(detector.push({ type: 'READ', params: { path: 'same.txt' } }), null);
+  t.is(detector.push({ type: 'READ', params: { path: 'same.txt' } }), null);
+  t.like(detector.push({ type: 'READ', params: { path: 'same.txt' } }), {
+    type: 'consecutive_action',
+    details: 'READ {"path":"same.txt"} ran 3 times in a row (the newest 3 of 5 actions)',
+  });
+});

@@ -167,3 +167,11 @@ test('resolveLoopConfig: an unknown key and a non-object section are warnings, n
 test('the seed defaults', (t) => {
   t.like(defaultLoopConfig(), { windowSize: 5, maxConsecutiveActions: 3, frequencyThreshold: 0.7, ignoreThinkingActions: true });
 });
+
+test('findLoop with paramAware: params are compared as data, in any key order', (t) => {
+  const read = (params: unknown): ActionRecord => ({ type: 'READ', params });
+  const history = [read({ path: 'a', opts: { lines: [1, 2] } }), read({ opts: { lines: [1, 2] }, path: 'a' }), read({ path: 'a', opts: { lines: [1, 2] } })];
+  t.like(findLoop(history, { paramAware: true }), { type: 'consecutive_action', actionType: 'READ', count: 3 });
+  const differing = [read({ path: 'a', opts: { lines: [1, 2] } }), read({ path: 'a', opts: { lines: [1, 3] } }), read({ path: 'a', opts: { lines: [1, 2] } })];
+  t.is(findLoop(differing, { paramAware: true }), null);
+});
