@@ -86,8 +86,9 @@ function hashValue(value: unknown, depth: number): number {
       // Own keys in any order: a commutative sum of key–value hashes.
       let h = 0x6a09e667;
       const record = value as Record<string, unknown>;
+      const plain = Object.getPrototypeOf(record) === Object.prototype;
       for (const key in record) {
-        if (Object.hasOwn(record, key)) h = (h + (hashString(key, 0x9e3779b9) ^ Math.imul(hashValue(record[key], depth + 1), 0x2c1b3c6d))) | 0;
+        if (plain || Object.hasOwn(record, key)) h = (h + (hashString(key, 0x9e3779b9) ^ Math.imul(hashValue(record[key], depth + 1), 0x2c1b3c6d))) | 0;
       }
       return h;
     }
