@@ -4,6 +4,7 @@
 export { act, actStage } from './act.js';
 export { consolidate, consolidateNow, consolidateStage } from './consolidate.js';
 export { decide, decideStage, recordDecision } from './decide.js';
+export { detectLoops } from './detectLoops.js';
 export { feedback, type FeedbackOptions } from './feedback.js';
 export { followPlans, actionReport } from './followPlans.js';
 export { plan } from './plan.js';
@@ -11,6 +12,7 @@ export { reflect, reflectNow, type ReflectWatcherOptions } from './reflect.js';
 export { verify, verifyStage, type VerifyOptions } from './verify.js';
 export { recordGoalChanges, recordPlanChanges } from './changeEvents.js';
 export { intake } from './intake.js';
+export { interveneOnLoops } from './interveneOnLoops.js';
 export { observe, observeStage } from './observe.js';
 export { orient, orientStage } from './orient.js';
 export { perceive, perceiveOne, type Perception } from './perceive.js';

@@ -48,6 +48,7 @@ import { consolidate } from '../operators/consolidate.js';
 import { decide } from '../operators/decide.js';
 import { feedback } from '../operators/feedback.js';
 import { followPlans } from '../operators/followPlans.js';
+import { interveneOnLoops } from '../operators/interveneOnLoops.js';
 import { observe } from '../operators/observe.js';
 import { orient } from '../operators/orient.js';
 import { perceive } from '../operators/perceive.js';
@@ -93,7 +94,11 @@ export interface AgentOptions {
   tools?: Tool[];
   /** Replace the cycle: receives the default stages, returns the chain (e.g. with a veto before act). */
   cycle?: (stages: Stages, runtime: Runtime) => OperatorFunction<Cycle, Cycle>;
-  /** Stateful operators over finished passes, applied in order after the built-in followPlans and reflect. */
+  /**
+   * Stateful operators over finished passes, applied in order after the
+   * built-in ones: followPlans, reflect and loop detection (`interveneOnLoops`,
+   * off with `loopDetection.enabled: false`).
+   */
   watchers?: Watcher[];
   /** Skills run before act, in descending priority, after the built-in policy skill (priority 100). */
   skills?: Skill[];
@@ -136,6 +141,9 @@ export interface Agent {
   inject(signal: Signal): void;
 }
 
+/** The watchers every agent runs before its own. */
+const DEFAULT_WATCHERS: readonly Watcher[] = [followPlans, reflect, interveneOnLoops];
+
 type Incoming = { signal: Signal } | { rejected: Draft<'rejected'> };
 
 /** A pass that only reports a rejected stimulus. */
@@ -177,7 +185,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
   const cycleOp = options.cycle
     ? options.cycle(stages, runtime)
     : pipe(stages.observe, stages.orient, stages.plan, stages.decide, stages.verify, stages.act, stages.consolidate);
-  const watchers = [followPlans, reflect, ...(options.watchers ?? [])].map((w) => w(runtime));
+  const watchers = [...DEFAULT_WATCHERS, ...(options.watchers ?? [])].map((w) => w(runtime));
 
   const run = (sources: AgentSources = {}): Connectable<AgentEvent> => {
     const halt$ = new Subject<void>();

@@ -7,6 +7,7 @@
  * count when the event was made) and `at` (scheduler time in ms).
  */
 import { z } from 'zod';
+import type { LoopInfo } from '../mind/loopDetection.js';
 
 export type GoalStatus = 'Active' | 'Suspended' | 'Completed' | 'Failed';
 
@@ -73,8 +74,6 @@ interface Bodies {
     departures: number;
     reason: string;
   };
-  loop: Record<string, unknown>;
-  intervention: Record<string, unknown>;
   /** A reflection over the cycles since the last one, and what it changed (seed 002). */
   reflection: {
     number: number;
@@ -92,6 +91,25 @@ interface Bodies {
     pressure: number;
     /** The psyche's evolution, when the agent has a psyche. */
     psyche?: { dominant: string; individuation: number; weights: { name: string; before: number; after: number }[] };
+  };
+  /** A loop in the executed actions (see `findLoop`), on the goal the newest action worked on. */
+  loop: LoopInfo & {
+    goalId: string;
+    /** Whether an intervention followed (not when the goal had just ended). */
+    intervened: boolean;
+  };
+  /** The agent set a looping goal aside for an intervention goal. */
+  intervention: {
+    /** The intervention goal. */
+    goalId: string;
+    description: string;
+    /** The looping goal, now suspended until the intervention goal ends. */
+    suspendedGoalId: string;
+    loopType: LoopInfo['type'];
+    actionType: string;
+    /** First person: "I noticed I was repeating kg_query …". */
+    narrative: string;
+    planDropped: boolean;
   };
   consolidation: { episodes: number; freed: number; reason: string };
   question: { questionId: string; goalId?: string; text: string; timeoutMs: number };

@@ -47,6 +47,18 @@ export { Psyche, DEFAULT_ARCHETYPES, DEFAULT_SHADOW, type Archetype, type Psyche
 export { Reflection, type Adjustment, type ReflectionReport } from '../mind/reflection.js';
 export { SkillRegistry, type ProposedAction, type Skill, type SkillContext, type Verdict } from '../mind/skills.js';
 export { policySkill } from '../mind/policySkill.js';
+export { findLoop, type ActionRecord, type LoopInfo, type LoopType } from '../mind/loopDetection.js';
+export { LoopDetector } from '../mind/loopDetector.js';
+export {
+  defaultLoopConfig,
+  LoopConfig,
+  resolveLoopConfig,
+  type LoopConfigInput,
+  type LoopConfigWarning,
+} from '../mind/loopConfig.js';
+export { INTERVENTION_PREFIX, isInterventionGoal, type PlanDropper } from '../mind/intervention.js';
+export { detectLoops } from '../operators/detectLoops.js';
+export { interveneOnLoops } from '../operators/interveneOnLoops.js';
 
 export { fromNdjson, type NdjsonOptions } from '../sources/ndjson.js';
 export { heartbeat } from '../sources/heartbeat.js';

@@ -1,0 +1,126 @@
+/**
+ * interveneOnLoops: the loop-detection watcher, a default of every agent. It
+ * feeds each executed action (a pass with a decision and an outcome) to an
+ * incremental {@link LoopDetector} for the goal the action worked on (a loop
+ * is the agent repeating itself on one goal: one kg_query that completes each
+ * of three goals is no loop), and, on a loop:
+ *
+ * - records a `loop` event;
+ * - suspends the goal the action worked on and raises the intervention goal
+ *   "INTERVENTION: break loop — <type> of <tool>" at high priority, so the
+ *   next cycle works on it (and plans for it, if plans are on);
+ * - asks plan-keeping extensions to drop the suspended goal's plan
+ *   (`PlanDropper.dropPlan`);
+ * - records `goal` events for both changes and an `intervention` event with a
+ *   first-person narrative line ("I noticed I was repeating kg_query …").
+ *
+ * The goal's detector then clears (and cools down for `cooldownActions`), so
+ * one loop raises one intervention; a goal's detector is dropped when the goal
+ * completes or fails. Actions on an intervention goal are not fed to the
+ * detector: the intervention is bounded by its own stall threshold. When an
+ * intervention goal ends (completed or failed), the goal it suspended resumes
+ * (`goal` event, change `resumed`).
+ *
+ *   passes:              --a--a--a--b--b--c--|
+ *   interveneOnLoops(rt): --a--a--A--b--b--C--|   (A: a with loop + goal + intervention events;
+ *                                                  C: c, which ended the intervention goal, with a `resumed` goal event)
+ *
+ * Settings: the agent config's `loopDetection` section (see
+ * `resolveLoopConfig`); invalid values become `warning` events on the first
+ * pass and take their defaults. `enabled: false` turns the watcher off.
+ */
+import { defer, map, type OperatorFunction } from 'rxjs';
+import type { Goal } from '../mind/goals.js';
+import { endIntervention, isInterventionGoal, startIntervention, type GoalChangeNote } from '../mind/intervention.js';
+import { resolveLoopConfig } from '../mind/loopConfig.js';
+import type { ActionRecord } from '../mind/loopDetection.js';
+import { LoopDetector } from '../mind/loopDetector.js';
+import type { Watcher } from '../streams/createAgent.js';
+import { record, type Cycle } from '../streams/cycle.js';
+import type { Runtime } from '../streams/runtime.js';
+
+export const interveneOnLoops: Watcher = (runtime: Runtime): OperatorFunction<Cycle, Cycle> => {
+  const { config, warnings } = resolveLoopConfig(runtime.config.loopDetection);
+  return (passes$) => {
+    if (!config.enabled) return passes$;
+    return defer(() => {
+      const detectors = new Map<string, LoopDetector>();
+      const thinking = new Set(config.thinkingTools);
+      let pendingWarnings = warnings;
+      return passes$.pipe(
+        map((cycle) => {
+          for (const warning of pendingWarnings) {
+            record(runtime, cycle, 'warning', { message: warning.message, key: `loopDetection.${warning.key}` });
+          }
+          pendingWarnings = [];
+          resumeAfterInterventions(runtime, cycle);
+          const action = executedAction(runtime, cycle, thinking);
+          if (!action) return cycle;
+          let detector = detectors.get(action.goal.id);
+          if (!detector) detectors.set(action.goal.id, (detector = new LoopDetector(config)));
+          const loop = detector.push(action.record);
+          if (action.goal.status === 'Completed' || action.goal.status === 'Failed') detectors.delete(action.goal.id);
+          if (!loop) return cycle;
+          const intervention = startIntervention(runtime.mind, action.goal.id, loop, {
+            priority: config.interventionPriority,
+            stallThreshold: config.interventionCycles,
+            at: runtime.now(),
+          });
+          record(runtime, cycle, 'loop', { ...loop, goalId: action.goal.id, intervened: intervention !== null });
+          if (!intervention) return cycle;
+          recordGoalChanges(runtime, cycle, intervention.changes);
+          record(runtime, cycle, 'intervention', {
+            goalId: intervention.goal.id,
+            description: intervention.goal.description,
+            suspendedGoalId: intervention.suspended.id,
+            loopType: loop.type,
+            actionType: loop.actionType,
+            narrative: intervention.narrative,
+            planDropped: intervention.planDropped,
+          });
+          return cycle;
+        }),
+      );
+    });
+  };
+};
+
+/** The pass's executed action, unless there is none or it worked on an intervention goal. */
+function executedAction(runtime: Runtime, cycle: Cycle, thinking: ReadonlySet<string>): { goal: Goal; record: ActionRecord } | null {
+  const { decision, outcome } = cycle;
+  if (!decision || !outcome) return null;
+  const goal = runtime.mind.goals.get(decision.goalId);
+  if (!goal || isInterventionGoal(goal)) return null;
+  const action: ActionRecord = { type: decision.tool, params: decision.input, outcome: outcome.status };
+  if (thinking.has(decision.tool)) action.thinking = true;
+  let stateHash: string | undefined;
+  for (const event of cycle.events) if (event.kind === 'action') stateHash = event.stateHash;
+  action.stateHash = stateHash ?? runtime.mind.stateHash();
+  return { goal, record: action };
+}
+
+/** Resumes the goals suspended for intervention goals that ended in this pass. */
+function resumeAfterInterventions(runtime: Runtime, cycle: Cycle): void {
+  const ended: string[] = [];
+  for (const event of cycle.events) {
+    if (event.kind === 'goal' && (event.status === 'Completed' || event.status === 'Failed') && isInterventionGoal(event)) ended.push(event.goalId);
+  }
+  for (const goalId of ended) recordGoalChanges(runtime, cycle, endIntervention(runtime.mind, goalId));
+}
+
+function recordGoalChanges(runtime: Runtime, cycle: Cycle, changes: readonly GoalChangeNote[]): void {
+  for (const { goal, change } of changes) record(runtime, cycle, 'goal', goalBody(goal, change));
+}
+
+function goalBody(goal: Goal, change: string) {
+  const body = { goalId: goal.id, description: goal.description, status: goal.status, priority: goal.priority, change } as {
+    goalId: string;
+    description: string;
+    status: Goal['status'];
+    priority: number;
+    change: string;
+    parentId?: string;
+  };
+  if (goal.parentId) body.parentId = goal.parentId;
+  return body;
+}
