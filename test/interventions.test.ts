@@ -63,11 +63,11 @@ test('an agent whose only tool keeps failing raises exactly one intervention, th
     description: 'INTERVENTION: break loop — high_frequency_action of flaky_fetch',
     loopType: 'high_frequency_action',
     actionType: 'flaky_fetch',
-    planDropped: false,
+    planDropped: true,
   });
   t.is(
     interventions[0]!.narrative,
-    'I noticed I was repeating flaky_fetch: 2 of my last 2 actions while working on "Fetch the weather report". I set that goal aside to break the loop; I will come back to it.',
+    'I noticed I was repeating flaky_fetch: 2 of my last 2 actions while working on "Fetch the weather report". I set that goal aside to break the loop and dropped its plan; I will come back to it.',
   );
   // The goals' story: the looping goal is suspended, the intervention runs and ends, the goal resumes.
   t.deepEqual(

@@ -31,7 +31,7 @@ test('a line longer than maxLineBytes is rejected as one problem and the next li
   ]);
 });
 
-test('an oversized line is not buffered whole: retained memory stays bounded while 8 MiB of one line streams in', async (t) => {
+test.serial('an oversized line is not buffered whole: retained memory stays bounded while 8 MiB of one line streams in', async (t) => {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('run ava with --expose-gc (see package.json)');
   const input = new PassThrough();
