@@ -8,6 +8,7 @@
  */
 import type { SchedulerLike, Subscription } from 'rxjs';
 import type { Runtime } from './runtime.js';
+import { yieldingScheduler } from './yieldingScheduler.js';
 import type { Signal } from './signals.js';
 
 export interface DriverOptions {
@@ -33,7 +34,7 @@ export class CycleDriver {
     private readonly emit: (tick: Signal) => void,
     private readonly options: DriverOptions,
   ) {
-    this.scheduler = runtime.scheduler;
+    this.scheduler = yieldingScheduler(runtime.scheduler);
     this.burst = options.paceMs > 0 ? 1 : (options.burst ?? 1024);
     this.sliceMs = options.sliceMs ?? 4;
   }
