@@ -12,9 +12,12 @@ import { z } from 'zod';
 import { defaultMindConfig, type MindConfig } from './config.js';
 import { DecisionLog } from './decisionLog.js';
 import { Episode, EpisodicMemory } from './episodicMemory.js';
-import { Goal, GoalBook, type NewGoal } from './goals.js';
+import { Goal, GoalBook, splitIntoSubgoals, type NewGoal } from './goals.js';
 import { Journal } from './journal.js';
+import { HypervectorSpace } from './hypervector.js';
 import { KnowledgeGraph, Triple } from './knowledgeGraph.js';
+import { Library } from './library.js';
+import { PendingQuestions } from './questions.js';
 import { RandomState, SeededRandom } from './random.js';
 import { keywords, stem } from './text.js';
 import type { Tool } from './tool.js';
@@ -91,13 +94,19 @@ export class Mind {
   readonly decisions: DecisionLog;
   readonly tools: ToolRegistry;
   readonly extensions = new Map<string, MindExtension>();
+  /** The hypervector space of tool profiles, goal vectors, symbol vectors and library passages (10,000 bits). */
+  readonly space = new HypervectorSpace();
+  /** Questions user_interact asked and is waiting for (extension `questions`). */
+  readonly questions: PendingQuestions;
+  /** Documents ingested for library_search (extension `library`). */
+  readonly library: Library;
   /** Psyche and plan contributions to decide; none until those extensions exist. */
   adjusters: ScoreAdjusters = NO_ADJUSTMENT;
   random: SeededRandom;
   private provenanceLog: Provenance[] = [];
   private cycleCount = 0;
   private isPaused = false;
-  private readonly symbolCache = new Map<string, { version: number; symbols: string[]; terms: string[] }>();
+  private readonly symbolCache = new Map<string, GoalTerms & { version: number }>();
 
   constructor(options: MindOptions = {}) {
     this.config = options.config ?? defaultMindConfig();
@@ -108,6 +117,10 @@ export class Mind {
     this.decisions = new DecisionLog(this.journal);
     this.tools = new ToolRegistry(options.tools ?? []);
     this.random = new SeededRandom(options.seed ?? this.config.seed);
+    this.questions = new PendingQuestions(this.journal);
+    this.library = new Library(this.journal, this.space);
+    this.registerExtension(this.questions);
+    this.registerExtension(this.library);
   }
 
   /** Cycles run so far (a cycle is one decide + act). */
@@ -173,9 +186,10 @@ export class Mind {
 
   /**
    * The goal's symbols (its content words that the graph knows, plus their
-   * stems) and its criteria terms; cached until the graph changes.
+   * stems), its criteria terms and its criteria clauses; cached until the
+   * graph changes.
    */
-  goalTerms(goal: Goal): { symbols: string[]; terms: string[] } {
+  goalTerms(goal: Goal): GoalTerms {
     const cached = this.symbolCache.get(goal.id);
     if (cached && cached.version === this.graph.version) return cached;
     const symbols: string[] = [];
@@ -184,8 +198,9 @@ export class Mind {
         if (this.graph.hasSymbol(candidate) && !symbols.includes(candidate)) symbols.push(candidate);
       }
     }
-    const terms = criteriaTerms(goal);
-    const entry = { version: this.graph.version, symbols, terms };
+    const clauses = criteriaClauses(goal);
+    const terms = [...new Set(clauses.flat())];
+    const entry = { version: this.graph.version, symbols, terms, clauses };
     this.symbolCache.set(goal.id, entry);
     return entry;
   }
@@ -272,8 +287,26 @@ const TASK_VERBS = new Set([
   'describe', 'explain', 'understand', 'search', 'query', 'get', 'tell', 'check', 'analyze', 'analyse', 'study',
 ]);
 
-/** The stemmed content terms of a goal's criteria (or description when empty). */
-export function criteriaTerms(goal: Pick<Goal, 'criteria' | 'description'>): string[] {
-  const text = goal.criteria.trim() || goal.description;
-  return [...new Set(keywords(text).filter((w) => !TASK_VERBS.has(w)).map(stem))];
+/** What the mind derives from a goal's text (see `Mind.goalTerms`). */
+export interface GoalTerms {
+  /** Goal words (or their stems) that name graph symbols. */
+  symbols: string[];
+  /** Every criteria term, stemmed. */
+  terms: string[];
+  /** The criteria split like decomposition splits them, each clause as its stemmed terms. */
+  clauses: string[][];
+}
+
+/**
+ * The criteria (or description when empty) split on commas and "and" into
+ * clauses, each as its stemmed content terms; clauses without terms are dropped.
+ * A clause is established when one fact or one sentence covers all its terms.
+ */
+export function criteriaClauses(goal: Pick<Goal, 'criteria' | 'description'>): string[][] {
+  const clauses: string[][] = [];
+  for (const part of splitIntoSubgoals(goal)) {
+    const terms = [...new Set(keywords(part).filter((w) => !TASK_VERBS.has(w)).map(stem))];
+    if (terms.length > 0) clauses.push(terms);
+  }
+  return clauses;
 }

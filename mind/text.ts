@@ -31,3 +31,24 @@ export function stem(word: string): string {
   if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
   return word;
 }
+
+/** Splits text into sentences (on `.`, `!`, `?`, `;` and line breaks), trimmed, empty ones dropped. */
+export function sentences(text: string): string[] {
+  return text
+    .split(/(?<=[.!?;])\s+|\n+/)
+    .map((s) => s.trim().replace(/[.!?;]+$/, ''))
+    .filter((s) => s.length > 0);
+}
+
+const stemCache = new Map<string, readonly string[]>();
+
+/** The stemmed parts of a symbol id (`has_moon` → `has`, `moon`), memoised. */
+export function symbolStems(symbol: string): readonly string[] {
+  let parts = stemCache.get(symbol);
+  if (!parts) {
+    if (stemCache.size >= 100_000) stemCache.clear();
+    parts = symbol.split(/[_:-]+/).filter((p) => p.length > 0).map(stem);
+    stemCache.set(symbol, parts);
+  }
+  return parts;
+}

@@ -1,7 +1,8 @@
 /**
  * act: runs the decided tool (unless the pass was vetoed), evaluates the goal
  * (seed 001: Completed / Advanced / Failed, stall decomposition, provenance)
- * and records an `action` event plus a `goal` event per goal change. A tool's
+ * and records an `action` event plus a `goal` event per goal change (and a
+ * `question` event when user_interact asked something). A tool's
  * `followUp` becomes a feedback signal at depth + 1. A tool that throws is
  * recorded as a failed action and re-thrown as a ToolFailure for recover.
  *
@@ -10,11 +11,12 @@
  *   act():   --~~~c--|     (async tools: c is emitted when the tool settles)
  */
 import { from, mergeMap, of, type OperatorFunction } from 'rxjs';
-import { evaluateOutcome, type ToolResult } from '../mind/goalEvaluation.js';
+import { evaluateOutcome, type GoalChange, type ToolResult } from '../mind/goalEvaluation.js';
 import { ToolFailure, type ToolOutput } from '../mind/tool.js';
 import { runTool } from '../mind/toolRun.js';
 import type { Decision } from '../mind/toolSelection.js';
 import { record, type Cycle } from '../streams/cycle.js';
+import type { EventBody } from '../streams/events.js';
 import type { Runtime } from '../streams/runtime.js';
 import { toolContext } from './toolContext.js';
 
@@ -66,18 +68,11 @@ function finish(runtime: Runtime, cycle: Cycle, decision: Decision, result: Tool
     input: decision.input,
     stateHash: mind.stateHash(),
   });
-  for (const { goal, change } of outcome.changes) {
-    const body = { goalId: goal.id, description: goal.description, status: goal.status, priority: goal.priority, change } as {
-      goalId: string;
-      description: string;
-      status: typeof goal.status;
-      priority: number;
-      change: string;
-      parentId?: string;
-    };
-    if (goal.parentId) body.parentId = goal.parentId;
-    record(runtime, cycle, 'goal', body);
+  if (result.kind === 'ok' && result.output.asked) {
+    const { questionId, text, timeoutMs } = result.output.asked;
+    record(runtime, cycle, 'question', { questionId, goalId: decision.goalId, text, timeoutMs, status: 'asked' });
   }
+  recordGoalChanges(runtime, cycle, outcome.changes);
   if (result.kind === 'ok' && result.output.followUp && mind.goals.get(decision.goalId)?.status === 'Active') {
     cycle.followUp = {
       type: 'feedback',
@@ -90,4 +85,13 @@ function finish(runtime: Runtime, cycle: Cycle, decision: Decision, result: Tool
     };
   }
   return cycle;
+}
+
+/** Records a `goal` event per goal change. */
+export function recordGoalChanges(runtime: Runtime, cycle: Cycle, changes: readonly GoalChange[]): void {
+  for (const { goal, change } of changes) {
+    const body: EventBody<'goal'> = { goalId: goal.id, description: goal.description, status: goal.status, priority: goal.priority, change };
+    if (goal.parentId) body.parentId = goal.parentId;
+    record(runtime, cycle, 'goal', body);
+  }
 }
