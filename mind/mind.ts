@@ -19,7 +19,7 @@ import { KnowledgeGraph, Triple } from './knowledgeGraph.js';
 import { Library } from './library.js';
 import { PendingQuestions } from './questions.js';
 import { RandomState, SeededRandom } from './random.js';
-import { keywords, stem } from './text.js';
+import { criteriaWords, keywords, stem, words } from './text.js';
 import type { Tool } from './tool.js';
 import { ToolRegistry } from './toolRegistry.js';
 import { MemoryEntry, WorkingMemory, type NewMemoryEntry } from './workingMemory.js';
@@ -193,10 +193,19 @@ export class Mind {
     const cached = this.symbolCache.get(goal.id);
     if (cached && cached.version === this.graph.version) return cached;
     const symbols: string[] = [];
-    for (const word of keywords(`${goal.description} ${goal.criteria}`)) {
-      for (const candidate of new Set([word, stem(word)])) {
-        if (this.graph.hasSymbol(candidate) && !symbols.includes(candidate)) symbols.push(candidate);
-      }
+    const found = (candidate: string): void => {
+      if (this.graph.hasSymbol(candidate) && !symbols.includes(candidate)) symbols.push(candidate);
+    };
+    const text = `${goal.description} ${goal.criteria}`;
+    // Two-word symbols first ("gas giants" → gas_giant), then single words and their stems.
+    const all = words(text);
+    for (let i = 0; i + 1 < all.length; i++) {
+      found(`${all[i]}_${all[i + 1]}`);
+      found(`${all[i]}_${stem(all[i + 1]!)}`);
+    }
+    for (const word of keywords(text)) {
+      found(word);
+      found(stem(word));
     }
     const clauses = criteriaClauses(goal);
     const terms = [...new Set(clauses.flat())];
@@ -305,7 +314,7 @@ export interface GoalTerms {
 export function criteriaClauses(goal: Pick<Goal, 'criteria' | 'description'>): string[][] {
   const clauses: string[][] = [];
   for (const part of splitIntoSubgoals(goal)) {
-    const terms = [...new Set(keywords(part).filter((w) => !TASK_VERBS.has(w)).map(stem))];
+    const terms = [...new Set(criteriaWords(part).filter((w) => !TASK_VERBS.has(w)).map(stem))];
     if (terms.length > 0) clauses.push(terms);
   }
   return clauses;

@@ -24,6 +24,20 @@ export function keywords(text: string): string[] {
   return [...new Set(words(text).filter((w) => !STOP_WORDS.has(w)))];
 }
 
+/** Stop words that still matter in success criteria: "what mammals have" asks for `has` facts. */
+const RELATION_WORDS: Readonly<Record<string, string>> = { has: 'has', have: 'has', had: 'has', can: 'can' };
+
+/** Content words of criteria: {@link keywords} plus the relation words has/have/had (as `has`) and can. */
+export function criteriaWords(text: string): string[] {
+  const out = new Set<string>();
+  for (const w of words(text)) {
+    const relation = RELATION_WORDS[w];
+    if (relation) out.add(relation);
+    else if (!STOP_WORDS.has(w)) out.add(w);
+  }
+  return [...out];
+}
+
 /** A light singular form for matching ("planets" → "planet", "classes" → "class"). */
 export function stem(word: string): string {
   if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;

@@ -2,8 +2,8 @@
  * gap_analysis (adaptive): entities missing predicates their peers have. For
  * each class around the goal (a goal symbol with instances, or the class a goal
  * symbol is an instance of), it finds the predicates at least half of the
- * class's instances use and lists the instances that lack them ("pluto has no
- * has_moon while 6 of 9 planets do"). Gaps are questions, not facts: they
+ * class's instances use and lists the instances that lack them ("penguin lacks
+ * can (5 of 7 bird have it)"). Gaps are questions, not facts: they
  * establish nothing. Adaptive score with a floor, boosted when the goal has
  * gaps and when its wording is about gaps.
  */
@@ -100,7 +100,7 @@ export const gapAnalysis: Tool<z.infer<typeof Input>> = {
   execute({ about, limit }, { mind }) {
     const gaps = findGaps(mind.graph, about, limit);
     if (gaps.length === 0) return { ok: true, summary: `no gaps among the peers of ${about.join(', ')}` };
-    const shown = gaps.slice(0, 3).map((g) => `${g.entity} has no ${g.missing} while ${g.have} of ${g.of} ${g.peerClass} do`);
+    const shown = gaps.slice(0, 3).map((g) => `${g.entity} lacks ${g.missing} (${g.have} of ${g.of} ${g.peerClass} have it)`);
     return {
       ok: true,
       summary: `${gaps.length} gap(s): ${shown.join('; ')}`,

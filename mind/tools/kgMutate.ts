@@ -6,7 +6,7 @@
  * metadata, never counted as knowledge).
  */
 import { z } from 'zod';
-import { focusSymbol } from '../goalFocus.js';
+import { focusSymbol, pendingTerm } from '../goalFocus.js';
 import type { Goal } from '../goals.js';
 import { isMetadataPredicate, symbolId } from '../knowledgeGraph.js';
 import { KnowledgeCache } from '../knowledgeCache.js';
@@ -52,7 +52,7 @@ export const kgMutate: Tool<z.infer<typeof Input>> = {
   propose({ mind, goal }) {
     const fact = statedFact(mind, goal);
     if (fact) return { op: 'add', subject: fact.subject, predicate: fact.predicate, object: fact.object, confidence: 1 };
-    return { op: 'add', subject: goal.id, predicate: 'agent:explored', object: focusSymbol(mind, goal) ?? 'nothing', confidence: 1 };
+    return { op: 'add', subject: goal.id, predicate: 'agent:explored', object: focusSymbol(mind, goal) ?? pendingTerm(mind, goal) ?? goal.id, confidence: 1 };
   },
   execute({ op, subject, predicate, object, confidence }, { mind }) {
     const knowledge = !isMetadataPredicate(predicate);

@@ -1,7 +1,9 @@
 /**
  * memory_recall (core, consolidating): recalls episodes and working-memory
  * entries relevant to the goal. When memory is nearly full it consolidates
- * first, which is why it earns seed 001's pressure bonus.
+ * first, which is why it earns seed 001's pressure bonus. What it recalls are
+ * the agent's own notes, not evidence: it establishes no criteria (the notes
+ * quote the goal itself), it brings the episodes' learnings back into view.
  */
 import { z } from 'zod';
 import { consolidate } from '../consolidation.js';
@@ -45,9 +47,8 @@ export const memoryRecall: Tool<z.infer<typeof Input>> = {
     return {
       ok: true,
       summary: `recalled ${episodes.length} episode(s) and ${entries.length} entry(ies)${note}`,
-      content: [...episodes.map((e) => e.summary), ...entries.map((e) => e.content)].join('; '),
       symbols,
-      data: { episodes: episodes.map((e) => e.id), entries: entries.map((e) => e.id), consolidated },
+      data: { episodes: episodes.map((e) => ({ id: e.id, summary: e.summary })), entries: entries.map((e) => ({ id: e.id, content: e.content })), consolidated },
     };
   },
 };
