@@ -293,7 +293,7 @@ export class Mind {
 /** Verbs that say what to do rather than what to find; not criteria terms. */
 const TASK_VERBS = new Set([
   'find', 'classify', 'map', 'discover', 'list', 'identify', 'explore', 'determine', 'learn', 'know', 'show',
-  'describe', 'explain', 'understand', 'search', 'query', 'get', 'tell', 'check', 'analyze', 'analyse', 'study',
+  'describe', 'explain', 'understand', 'search', 'query', 'get', 'tell', 'check', 'analyze', 'analyse', 'study', 'ask',
 ]);
 
 /** What the mind derives from a goal's text (see `Mind.goalTerms`). */

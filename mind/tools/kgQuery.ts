@@ -3,9 +3,8 @@
  * symbols — the triples around it, or, for a symbol only used as a predicate
  * (`orbits`), the triples using it. Scores high when the graph knows little
  * around the goal's open clauses (0.85 falling to 0.40 as adjacent triples
- * reach 36); when those clauses name no known symbol it looks their word up
- * once (0.6) and then scores 0.15. The triples found are the facts it
- * establishes.
+ * reach 36); 0.1 when those clauses name no known symbol (there is nothing
+ * to look up). The triples found are the facts it establishes.
  */
 import { z } from 'zod';
 import { focusSymbol, pendingSymbols, pendingTerm } from '../goalFocus.js';
@@ -32,7 +31,7 @@ export const kgQuery: Tool<z.infer<typeof Input>> = {
     // High when the graph knows little around the goal; lower as knowledge accumulates.
     base: ({ mind, goal, adjacentTriples }) => {
       if (pendingSymbols(mind, goal).length > 0) return 0.85 - Math.min(0.45, adjacentTriples / 80);
-      return mind.decisions.used(goal.id, 'kg_query') ? 0.15 : 0.6;
+      return 0.1;
     },
   },
   propose({ mind, goal }) {
