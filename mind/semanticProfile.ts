@@ -76,10 +76,18 @@ export function profileMatch(space: HypervectorSpace, profile: ToolProfile, text
   return recognised / content.length;
 }
 
+/**
+ * The part of a goal's wording that says what to do: quoted text, backticked
+ * commands and URLs are payload (what to ingest, run or fetch), not intent.
+ */
+export function intentText(goal: Pick<Goal, 'description' | 'criteria'>): string {
+  return `${goal.description} ${goal.criteria}`.replace(/"[^"]*"|“[^”]*”|`[^`]*`|https?:\/\/\S+/g, ' ');
+}
+
 /** The semantic score of a tool for a goal (see the module comment), cached per goal text and tool. */
 export function semanticSimilarity(mind: Mind, goal: Goal, tool: Tool): number {
   const cache = cacheFor(mind);
-  const text = `${goal.description} ${goal.criteria}`;
+  const text = intentText(goal);
   let entry = cache.goals.get(goal.id);
   if (!entry || entry.text !== text) {
     entry = { text, scores: new Map() };

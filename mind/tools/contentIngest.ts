@@ -19,8 +19,8 @@ export const contentIngest: Tool<z.infer<typeof Input>> = {
   name: 'content_ingest',
   description: 'Ingest text: simple sentences ("X is a Y", "X has Y") become facts; the text joins the library.',
   keywords: [
-    'ingest', 'import', 'absorb', 'digest', 'parse', 'read', 'text', 'content', 'sentence', 'statement', 'learn',
-    'extract', 'facts', 'teach', 'passage', 'paragraph', 'note', 'article', 'load',
+    'ingest', 'import', 'absorb', 'digest', 'parse', 'read', 'text', 'content', 'sentence', 'statement',
+    'extract', 'facts', 'teach', 'passage', 'paragraph', 'note', 'article', 'load', 'transcribe',
   ],
   danger: 'cautious',
   capabilities: ['kg.write', 'library.write'],

@@ -91,7 +91,7 @@ export const gapAnalysis: Tool<z.infer<typeof Input>> = {
   scoring: {
     kind: 'adaptive',
     floor: 0.2,
-    base: (ctx) => (gapCount(ctx.mind, ctx.goal) > 0 ? 0.45 : 0.15) + 0.3 * semanticSimilarity(ctx.mind, ctx.goal, gapAnalysis),
+    base: (ctx) => (gapCount(ctx.mind, ctx.goal) > 0 ? 0.35 : 0.15) + 0.3 * semanticSimilarity(ctx.mind, ctx.goal, gapAnalysis),
   },
   propose({ mind, goal }) {
     const { symbols } = mind.goalTerms(goal);

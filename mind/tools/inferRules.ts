@@ -82,7 +82,7 @@ export const inferRules: Tool<z.infer<typeof Input>> = {
   scoring: {
     kind: 'adaptive',
     floor: 0.2,
-    base: ({ mind, goal }) => (pendingRules.get(mind, 'all', () => mineRules(mind.graph).length) > 0 ? 0.5 : 0.15) + 0.3 * semanticSimilarity(mind, goal, inferRules),
+    base: ({ mind, goal }) => (pendingRules.get(mind, 'all', () => mineRules(mind.graph).length) > 0 ? 0.35 : 0.15) + 0.3 * semanticSimilarity(mind, goal, inferRules),
   },
   propose() {
     return { minSupport: 2, minConfidence: 0.6, limit: 10 };
