@@ -68,7 +68,10 @@ export function evaluateOutcome(mind: Mind, decision: Decision, result: ToolResu
 
   if (status === 'ok' && result.kind === 'ok') {
     const output = result.output;
-    const applied = applyEvidence(mind, goal, { facts: output.facts ?? [], content: output.content ?? '', added: output.added ?? 0 });
+    // Knowledge added counts as progress when the tool reports it as established facts (conclusions,
+    // ingested statements); rules mined for later use are not yet progress on this goal.
+    const facts = output.facts ?? [];
+    const applied = applyEvidence(mind, goal, { facts, content: output.content ?? '', added: facts.length > 0 ? (output.added ?? 0) : 0 });
     ({ goal, progress, matched } = applied);
     changes.push(...applied.changes);
     if (goal.failures > 0) goal = mind.goals.update(goal, { failures: 0 });
