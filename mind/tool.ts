@@ -88,8 +88,10 @@ export interface Tool<I = any> {
 }
 
 /**
- * A tool failed: it threw, rejected, or got invalid input. Recover treats it as
- * transient (state is kept).
+ * A failure a tool expects and reports (invalid input, a refused path, a host
+ * not allowed, a timeout). Recover treats it as transient: state is kept. Any
+ * other error a tool throws is treated as a bug (critical: the mind is rolled
+ * back to the signal's checkpoint).
  */
 export class ToolFailure extends Error {
   constructor(

@@ -147,6 +147,8 @@ test('file_io reads, writes and lists inside the workspace and refuses ../, abso
     t.regex(error!.message, why, path);
   }
   await t.throwsAsync(run(mind, 'file_io', { op: 'write', path: '../escape.txt', content: 'x' }), { instanceOf: ToolFailure });
+  const missing = await t.throwsAsync(run(mind, 'file_io', { op: 'read', path: 'missing.txt' }), { instanceOf: ToolFailure });
+  t.is(missing!.message, 'file_io: read missing.txt failed: ENOENT');
   await t.throwsAsync(readFile(join(root, 'escape.txt')));
 });
 

@@ -11,7 +11,7 @@ import { lstat, mkdir, readdir, readFile, realpath, writeFile } from 'node:fs/pr
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { filePath, quotedText } from '../goalText.js';
-import { ToolFailure, type Tool } from '../tool.js';
+import { ToolFailure, type Tool, type ToolContext, type ToolOutput } from '../tool.js';
 
 const Input = z.object({
   op: z.enum(['read', 'write', 'list']),
@@ -60,24 +60,35 @@ export const fileIo: Tool<z.infer<typeof Input>> = {
     const content = quotedText(goal);
     return /\b(write|save|store|record)\b/i.test(goal.description) && content !== undefined ? { op: 'write', path, content } : { op: 'read', path };
   },
-  async execute({ op, path, content }, { mind, config, now }) {
-    const target = await workspacePath(config.tools.workspace, path);
-    if (op === 'list') {
-      const entries = await readdir(target, { withFileTypes: true });
-      const names = entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
-      return { ok: true, summary: `${names.length} entr(ies) in ${path}: ${names.slice(0, 10).join(', ')}`, data: names };
+  async execute(input, ctx) {
+    try {
+      return await fileOperation(input, ctx);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (error instanceof ToolFailure || typeof code !== 'string') throw error;
+      throw new ToolFailure('file_io', `${input.op} ${input.path} failed: ${code}`, { cause: error });
     }
-    if (op === 'write') {
-      if (content === undefined) throw new ToolFailure('file_io', 'invalid input: content: required to write');
-      await mkdir(join(target, '..'), { recursive: true });
-      await writeFile(target, content, 'utf8');
-      return { ok: true, summary: `wrote ${Buffer.byteLength(content)} byte(s) to ${path}`, data: { path, bytes: Buffer.byteLength(content) } };
-    }
-    const info = await lstat(target);
-    if (!info.isFile()) throw new ToolFailure('file_io', `${path} is not a file`);
-    if (info.size > config.tools.fileMaxBytes) throw new ToolFailure('file_io', `${path} is ${info.size} bytes, over the ${config.tools.fileMaxBytes}-byte limit`);
-    const text = await readFile(target, 'utf8');
-    mind.library.add({ id: mind.id('doc'), source: `file:${path}`, text, at: now() });
-    return { ok: true, summary: `read ${info.size} byte(s) from ${path}`, content: text, data: { path, bytes: info.size } };
   },
 };
+
+/** Runs one file operation; file-system errors (ENOENT, EISDIR, …) are turned into tool failures by the caller. */
+async function fileOperation({ op, path, content }: z.infer<typeof Input>, { mind, config, now }: ToolContext): Promise<ToolOutput> {
+  const target = await workspacePath(config.tools.workspace, path);
+  if (op === 'list') {
+    const entries = await readdir(target, { withFileTypes: true });
+    const names = entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
+    return { ok: true, summary: `${names.length} entr(ies) in ${path}: ${names.slice(0, 10).join(', ')}`, data: names };
+  }
+  if (op === 'write') {
+    if (content === undefined) throw new ToolFailure('file_io', 'invalid input: content: required to write');
+    await mkdir(join(target, '..'), { recursive: true });
+    await writeFile(target, content, 'utf8');
+    return { ok: true, summary: `wrote ${Buffer.byteLength(content)} byte(s) to ${path}`, data: { path, bytes: Buffer.byteLength(content) } };
+  }
+  const info = await lstat(target);
+  if (!info.isFile()) throw new ToolFailure('file_io', `${path} is not a file`);
+  if (info.size > config.tools.fileMaxBytes) throw new ToolFailure('file_io', `${path} is ${info.size} bytes, over the ${config.tools.fileMaxBytes}-byte limit`);
+  const text = await readFile(target, 'utf8');
+  mind.library.add({ id: mind.id('doc'), source: `file:${path}`, text, at: now() });
+  return { ok: true, summary: `read ${info.size} byte(s) from ${path}`, content: text, data: { path, bytes: info.size } };
+}
