@@ -32,7 +32,7 @@ export interface ToolProfile {
 
 interface SemanticCache {
   profiles: WeakMap<Tool, ToolProfile>;
-  goals: Map<string, { text: string; scores: Map<string, number> }>;
+  goals: Map<string, { description: string; criteria: string; text: string; scores: Map<string, number> }>;
 }
 
 const caches = new WeakMap<Mind, SemanticCache>();
@@ -87,12 +87,12 @@ export function intentText(goal: Pick<Goal, 'description' | 'criteria'>): string
 /** The semantic score of a tool for a goal (see the module comment), cached per goal text and tool. */
 export function semanticSimilarity(mind: Mind, goal: Goal, tool: Tool): number {
   const cache = cacheFor(mind);
-  const text = intentText(goal);
   let entry = cache.goals.get(goal.id);
-  if (!entry || entry.text !== text) {
-    entry = { text, scores: new Map() };
+  if (!entry || entry.description !== goal.description || entry.criteria !== goal.criteria) {
+    entry = { description: goal.description, criteria: goal.criteria, text: intentText(goal), scores: new Map() };
     cache.goals.set(goal.id, entry);
   }
+  const { text } = entry;
   let score = entry.scores.get(tool.name);
   if (score === undefined) {
     let profile = cache.profiles.get(tool);

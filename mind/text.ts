@@ -19,9 +19,21 @@ export function words(text: string): string[] {
   return out;
 }
 
-/** Content words: {@link words} without stop words, de-duplicated, in order. */
-export function keywords(text: string): string[] {
-  return [...new Set(words(text).filter((w) => !STOP_WORDS.has(w)))];
+const keywordCache = new Map<string, readonly string[]>();
+
+/**
+ * Content words: {@link words} without stop words, de-duplicated, in order.
+ * Memoised (the same goal texts and memory notes are read every cycle); the
+ * result is shared, so it is read-only.
+ */
+export function keywords(text: string): readonly string[] {
+  let out = keywordCache.get(text);
+  if (!out) {
+    if (keywordCache.size >= 10_000) keywordCache.clear();
+    out = [...new Set(words(text).filter((w) => !STOP_WORDS.has(w)))];
+    keywordCache.set(text, out);
+  }
+  return out;
 }
 
 /** Stop words that still matter in success criteria: "what mammals have" asks for `has` facts. */

@@ -9,6 +9,16 @@ import { z } from 'zod';
 import { consolidate } from '../consolidation.js';
 import { keywords } from '../text.js';
 import type { Tool } from '../tool.js';
+import type { MemoryEntry } from '../workingMemory.js';
+
+const termCache = new WeakMap<MemoryEntry, ReadonlySet<string>>();
+
+/** An entry's content words (entries never change their content, so this is cached per entry). */
+function entryTerms(entry: MemoryEntry): ReadonlySet<string> {
+  let terms = termCache.get(entry);
+  if (!terms) termCache.set(entry, (terms = new Set(keywords(entry.content))));
+  return terms;
+}
 
 const Input = z.object({
   query: z.string().min(1, 'query is required'),
@@ -36,10 +46,13 @@ export const memoryRecall: Tool<z.infer<typeof Input>> = {
   execute({ query, topK }, { mind, now }) {
     const consolidated = mind.memory.pressure >= mind.config.consolidationPressure ? consolidate(mind, now()) : null;
     const episodes = mind.episodes.recall(query, topK);
-    const terms = new Set(keywords(query));
+    const wanted = keywords(query);
     const entries = mind.memory
       .all()
-      .filter((e) => keywords(e.content).some((w) => terms.has(w)))
+      .filter((e) => {
+        const terms = entryTerms(e);
+        return wanted.some((w) => terms.has(w));
+      })
       .slice(-topK);
     for (const entry of entries) mind.memory.consult(entry);
     const symbols = [...new Set(episodes.flatMap((e) => e.learnings))];
