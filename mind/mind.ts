@@ -185,16 +185,18 @@ export class Mind {
   }
 
   /**
-   * The goal's symbols (its content words that the graph knows, plus their
-   * stems), its criteria terms and its criteria clauses; cached until the
-   * graph changes.
+   * The goal's symbols (its words, singulars and word pairs that name symbols
+   * knowledge mentions), its criteria terms and its criteria clauses; cached
+   * until the graph changes.
    */
   goalTerms(goal: Goal): GoalTerms {
     const cached = this.symbolCache.get(goal.id);
     if (cached && cached.version === this.graph.version) return cached;
     const symbols: string[] = [];
+    // A symbol counts when knowledge mentions it (metadata alone, e.g. `agent:explored comet`, does not).
     const found = (candidate: string): void => {
-      if (this.graph.hasSymbol(candidate) && !symbols.includes(candidate)) symbols.push(candidate);
+      if (symbols.includes(candidate) || !this.graph.hasSymbol(candidate)) return;
+      if (this.graph.degree(candidate) > 0 || this.graph.predicateCount(candidate) > 0) symbols.push(candidate);
     };
     const text = `${goal.description} ${goal.criteria}`;
     // Two-word symbols first ("gas giants" → gas_giant), then single words and their stems.

@@ -4,9 +4,9 @@
  *
  * - "X is a Y" / "X is an Y" / "X is the Y" → (X, is a, Y)
  * - "Xs are Ys"                            → (X, is a, Y) (plural class statements)
- * - "X has Y" / "X has a Y" / "X have Y"    → (X, has, Y)
- * - "X has N Ys" / "X has the Y Z"          → (X, has Y…, Z) when the object is several words
- *   only the last word is the object and the rest joins the predicate ("Mars has moon Phobos").
+ * - "X has Y" / "X has a Y" / "X have Y"    → (X, has, Y); "Saturn has 146 moons" → (saturn, has, 146 moons)
+ * - "X has Y Z" (several words, no count)   → (X, has Y, Z): the last word is the object and the
+ *   rest joins the predicate ("Mars has moon Phobos" → (mars, has moon, phobos)).
  *
  * Leading articles are dropped; subjects and objects are at most four words.
  */

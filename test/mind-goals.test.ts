@@ -1,4 +1,5 @@
 import test from 'ava';
+import { readFileSync } from 'node:fs';
 import { demoFactSignals, goalSignal, runOnVirtualTime } from './mindFixtures.js';
 import type { AgentEvent } from '../streams/events.js';
 
@@ -57,4 +58,17 @@ test('reasoning completes "Learn what whales have" (whales inherit what mammals 
   t.is(mind.provenance.length, decisions);
   t.is(mind.goals.get('goal-1')!.status, 'Completed');
   t.true(mind.graph.query({ subject: 'whale', predicate: 'has', object: 'fur' }).length === 1, 'reason concluded that whales have fur');
+});
+
+test('the demo goals: explored, reasoned about, decomposed and completed, never one tool 4 times in a row on a goal', (t) => {
+  const demoGoals = JSON.parse(readFileSync(new URL('../demo/goals.json', import.meta.url), 'utf8')) as string[];
+  const { events, mind } = runOnVirtualTime([...demoFactSignals(), ...demoGoals.map((g) => goalSignal(g))], { config: { maxCycles: 60 } });
+  const changes = events.filter((e): e is AgentEvent<'goal'> => e.kind === 'goal').map((e) => e.change);
+  t.true(changes.includes('decomposed'));
+  t.true(changes.filter((c) => c === 'completed').length >= 4);
+  t.true(events.some((e) => e.kind === 'action' && e.tool === 'reason' && e.progress === 'completed'), 'a goal was completed by reasoning');
+  for (const goal of mind.goals.all()) {
+    const tools = actions(events, goal.id);
+    for (let i = 3; i < tools.length; i++) t.false(tools[i] === tools[i - 1] && tools[i] === tools[i - 2] && tools[i] === tools[i - 3], `${goal.id}: ${tools.join(', ')}`);
+  }
 });
