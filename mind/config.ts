@@ -23,6 +23,8 @@ export const MindConfig = z.object({
         shellTimeoutMs: z.number().int().positive().default(5_000),
         /** file_io reads and writes only inside this folder. */
         workspace: z.string().default('./workspace'),
+        /** Largest file file_io reads, in bytes. */
+        fileMaxBytes: z.number().int().positive().default(1_048_576),
         /** Hosts http_fetch may contact; empty means none. */
         httpAllowHosts: z.array(z.string()).default([]),
         httpTimeoutMs: z.number().int().positive().default(5_000),
@@ -35,6 +37,7 @@ export const MindConfig = z.object({
         shellExec: false,
         shellTimeoutMs: 5_000,
         workspace: './workspace',
+        fileMaxBytes: 1_048_576,
         httpAllowHosts: [],
         httpTimeoutMs: 5_000,
         httpMaxBytes: 1_048_576,

@@ -22,6 +22,8 @@ export type Episode = z.infer<typeof Episode>;
 export class EpisodicMemory {
   private episodes: Episode[] = [];
   private readonly terms = new Map<string, Set<string>>();
+  /** Recent recall results, valid while the episode list (replaced on every change) is the same. */
+  private readonly recalled = new Map<string, { episodes: readonly Episode[]; result: Episode[] }>();
 
   constructor(private readonly journal: Journal) {}
 
@@ -34,10 +36,11 @@ export class EpisodicMemory {
   }
 
   add(episode: Episode): void {
-    this.episodes.push(episode);
+    const before = this.episodes;
+    this.episodes = [...before, episode];
     this.terms.set(episode.id, termsOf(episode));
     this.journal.record(() => {
-      this.episodes.splice(this.episodes.lastIndexOf(episode), 1);
+      this.episodes = before;
       this.terms.delete(episode.id);
     });
   }
@@ -48,6 +51,16 @@ export class EpisodicMemory {
    */
   recall(query: string, k = 3): Episode[] {
     if (this.episodes.length === 0 || k <= 0) return [];
+    const key = `${k}\u0000${query}`;
+    const cached = this.recalled.get(key);
+    if (cached && cached.episodes === this.episodes) return cached.result;
+    const result = this.search(query, k);
+    if (this.recalled.size >= 256) this.recalled.clear();
+    this.recalled.set(key, { episodes: this.episodes, result });
+    return result;
+  }
+
+  private search(query: string, k: number): Episode[] {
     const wanted = keywords(query).map(stem);
     const scored: { episode: Episode; score: number; index: number }[] = [];
     for (let i = 0; i < this.episodes.length; i++) {

@@ -1,13 +1,21 @@
 /**
  * Act's judgement (seed 001): after a tool ran, check the goal's success
- * criteria against the tool's output and the graph's knowledge (never the
- * agent's `agent:*` metadata), mark the goal Completed / Advanced / Failed,
- * detect stalls and decompose stalled goals, and store a provenance record.
+ * criteria against what the tool established — the knowledge facts it found,
+ * derived or added (never the agent's `agent:*` metadata) and the sentences
+ * of its content (never its summary, which merely echoes the request) — mark
+ * the goal Completed / Advanced / Failed, detect stalls and decompose stalled
+ * goals, and store a provenance record.
+ *
+ * Criteria are read as clauses (split like decomposition splits them: on
+ * commas and "and"); a clause is established when a single fact or sentence
+ * covers all its terms, so "Find moons of Mars" needs a fact linking moons and
+ * Mars, not any mention of either.
  */
 import { splitIntoSubgoals, type Goal } from './goals.js';
 import type { Mind } from './mind.js';
-import { keywords, stem } from './text.js';
-import type { ToolOutput } from './tool.js';
+import { isMetadataPredicate, symbolId } from './knowledgeGraph.js';
+import { keywords, sentences, stem, symbolStems } from './text.js';
+import type { Fact, ToolOutput } from './tool.js';
 import type { Decision } from './toolSelection.js';
 
 export type Progress = 'completed' | 'advanced' | 'failed' | 'none';
@@ -33,14 +41,24 @@ export interface Outcome {
   output?: ToolOutput;
 }
 
-/** Consecutive failures without progress after which a goal fails. */
+/** Consecutive tool failures after which a goal fails (a single failure never fails a goal). */
 export const MAX_FAILURES = 5;
+
+/** What a tool run (or an answer) established, as goal evaluation reads it. */
+export interface Evidence {
+  /** Established facts; metadata predicates are ignored. */
+  facts: readonly Fact[];
+  /** Text whose sentences are checked (tool content, an answer); never a summary. */
+  content: string;
+  /** Knowledge triples added. */
+  added: number;
+}
 
 export function evaluateOutcome(mind: Mind, decision: Decision, result: ToolResult, at: number): Outcome {
   const changes: GoalChange[] = [];
   const stored = mind.goals.get(decision.goalId);
   const summary = result.kind === 'ok' ? result.output.summary : result.kind === 'failed' ? result.error : `vetoed: ${result.reason}`;
-  const status = result.kind;
+  const status = result.kind === 'ok' && !result.output.ok ? 'failed' : result.kind;
   if (!stored || stored.status !== 'Active') {
     return { status, summary, progress: 'none', matched: [], changes };
   }
@@ -48,23 +66,20 @@ export function evaluateOutcome(mind: Mind, decision: Decision, result: ToolResu
   let progress: Progress = 'none';
   let matched: string[] = [];
 
-  if (result.kind === 'ok') {
-    matched = newlySatisfied(mind, goal, result.output);
-    const advanced = matched.length > 0 || (result.output.added ?? 0) > 0;
-    if (advanced) {
-      const allMatched = [...goal.matched, ...matched];
-      const terms = mind.goalTerms(goal).terms;
-      const complete = terms.length > 0 && terms.every((t) => allMatched.includes(t));
-      goal = mind.goals.update(goal, {
-        matched: allMatched,
-        lastProgressCycle: goal.cyclesWorked,
-        failures: 0,
-        ...(complete ? { status: 'Completed' as const } : {}),
-      });
-      progress = complete ? 'completed' : 'advanced';
-      if (complete) changes.push({ goal, change: 'completed' });
+  if (status === 'ok' && result.kind === 'ok') {
+    const output = result.output;
+    // Knowledge added counts as progress when the tool reports it as established facts (conclusions,
+    // ingested statements); rules mined for later use are not yet progress on this goal.
+    const facts = output.facts ?? [];
+    const applied = applyEvidence(mind, goal, { facts, content: output.content ?? '', added: facts.length > 0 ? (output.added ?? 0) : 0 });
+    ({ goal, progress, matched } = applied);
+    changes.push(...applied.changes);
+    if (goal.failures > 0) goal = mind.goals.update(goal, { failures: 0 });
+    if (output.asked && goal.status === 'Active') {
+      goal = mind.goals.update(goal, { status: 'Suspended', suspendedFor: `question:${output.asked.questionId}` });
+      changes.push({ goal, change: 'suspended' });
     }
-  } else if (result.kind === 'failed') {
+  } else if (status === 'failed') {
     goal = mind.goals.update(goal, { failures: goal.failures + 1 });
     if (goal.failures >= MAX_FAILURES) {
       goal = mind.goals.update(goal, { status: 'Failed' });
@@ -78,7 +93,7 @@ export function evaluateOutcome(mind: Mind, decision: Decision, result: ToolResu
     symbols: result.kind === 'ok' ? (result.output.symbols ?? []).slice(0, 16) : [],
     kind: 'Action',
     at,
-    relevance: progress === 'advanced' || progress === 'completed' ? 0.8 : result.kind === 'ok' ? 0.5 : 0.4,
+    relevance: progress === 'advanced' || progress === 'completed' ? 0.8 : status === 'ok' ? 0.5 : 0.4,
     goalId: goal.id,
   });
 
@@ -99,22 +114,40 @@ export function evaluateOutcome(mind: Mind, decision: Decision, result: ToolResu
 }
 
 /**
- * Criteria terms the output satisfies for the first time: a term is satisfied
- * when the tool's output mentions it, or when a knowledge triple links it to a
- * symbol the output is about.
+ * Applies evidence to an active goal: criteria clauses it establishes for the
+ * first time mark their terms matched; new clauses or added knowledge are
+ * progress; the goal completes when every clause is established.
  */
-function newlySatisfied(mind: Mind, goal: Goal, output: ToolOutput): string[] {
-  const pending = mind.goalTerms(goal).terms.filter((t) => !goal.matched.includes(t));
+export function applyEvidence(mind: Mind, goal: Goal, evidence: Evidence): { goal: Goal; progress: Progress; matched: string[]; changes: GoalChange[] } {
+  const { clauses } = mind.goalTerms(goal);
+  const established = establishedClauses(clauses, goal.matched, evidence);
+  const matched = [...new Set(established.flat())].filter((t) => !goal.matched.includes(t));
+  if (established.length === 0 && evidence.added <= 0) return { goal, progress: 'none', matched: [], changes: [] };
+  const allMatched = [...goal.matched, ...matched];
+  const complete = clauses.length > 0 && clauses.every((clause) => clause.every((t) => allMatched.includes(t)));
+  const updated = mind.goals.update(goal, {
+    matched: allMatched,
+    lastProgressCycle: goal.cyclesWorked,
+    ...(complete ? { status: 'Completed' as const } : {}),
+  });
+  return { goal: updated, progress: complete ? 'completed' : 'advanced', matched, changes: complete ? [{ goal: updated, change: 'completed' }] : [] };
+}
+
+/**
+ * The clauses not yet established that the evidence establishes: a clause is
+ * established by one knowledge fact whose subject, predicate and object parts
+ * cover all its terms, or by one sentence of the content that contains them all.
+ */
+export function establishedClauses(clauses: readonly string[][], matched: readonly string[], evidence: Evidence): string[][] {
+  const pending = clauses.filter((clause) => !clause.every((t) => matched.includes(t)));
   if (pending.length === 0) return [];
-  const seen = new Set<string>();
-  for (const w of keywords(`${output.summary} ${output.content ?? ''}`)) seen.add(stem(w));
-  for (const symbol of output.symbols ?? []) {
-    for (const part of symbol.split('_')) seen.add(stem(part));
-    for (const t of mind.graph.adjacent(symbol).slice(0, 64)) {
-      for (const part of `${t.subject}_${t.predicate}_${t.object}`.split('_')) seen.add(stem(part));
-    }
+  const covers: Set<string>[] = [];
+  for (const fact of evidence.facts) {
+    if (isMetadataPredicate(fact.predicate)) continue;
+    covers.push(new Set([...symbolStems(symbolId(fact.subject)), ...symbolStems(symbolId(fact.predicate)), ...symbolStems(symbolId(fact.object))]));
   }
-  return pending.filter((t) => seen.has(t));
+  if (evidence.content) for (const sentence of sentences(evidence.content)) covers.push(new Set(keywords(sentence).map(stem)));
+  return pending.filter((clause) => covers.some((cover) => clause.every((t) => cover.has(t))));
 }
 
 /**

@@ -21,7 +21,7 @@ export const Goal = z.object({
   cyclesWorked: z.number().int().nonnegative(),
   /** `cyclesWorked` when progress was last made. */
   lastProgressCycle: z.number().int().nonnegative(),
-  /** Tool failures since the last progress. */
+  /** Consecutive tool failures (reset by any successful run). */
   failures: z.number().int().nonnegative(),
   createdCycle: z.number().int().nonnegative(),
   /** Criteria terms already satisfied by the agent's findings. */

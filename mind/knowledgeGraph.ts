@@ -49,6 +49,7 @@ export class KnowledgeGraph {
   private readonly byObject = new Map<string, Set<Triple>>();
   private knowledgeCount = 0;
   private changes = 0;
+  private knowledgeChanges = 0;
 
   constructor(private readonly journal: Journal) {}
 
@@ -60,6 +61,11 @@ export class KnowledgeGraph {
   /** Increases on every change (including undo): a cheap cache key. */
   get version(): number {
     return this.changes;
+  }
+
+  /** Increases on every change to knowledge (non-metadata) triples: the cache key of derived knowledge. */
+  get knowledgeVersion(): number {
+    return this.knowledgeChanges;
   }
 
   /** Number of non-metadata triples. */
@@ -211,6 +217,18 @@ export class KnowledgeGraph {
       .slice(0, topK);
   }
 
+  /** How many triples use a predicate. */
+  predicateCount(predicate: string): number {
+    return this.byPredicate.get(predicate)?.size ?? 0;
+  }
+
+  /** The predicates in use, knowledge only. */
+  predicates(): string[] {
+    const out: string[] = [];
+    for (const [p, set] of this.byPredicate) if (set.size > 0 && !isMetadataPredicate(p)) out.push(p);
+    return out;
+  }
+
   /** Every triple, insertion order. */
   triples(): IterableIterator<Triple> {
     return this.byKey.values();
@@ -239,7 +257,10 @@ export class KnowledgeGraph {
     index(this.bySubject, triple.subject, triple);
     index(this.byPredicate, triple.predicate, triple);
     index(this.byObject, triple.object, triple);
-    if (!isMetadataPredicate(triple.predicate)) this.knowledgeCount++;
+    if (!isMetadataPredicate(triple.predicate)) {
+      this.knowledgeCount++;
+      this.knowledgeChanges++;
+    }
   }
 
   private erase(key: string, triple: Triple): void {
@@ -248,7 +269,10 @@ export class KnowledgeGraph {
     this.bySubject.get(triple.subject)?.delete(triple);
     this.byPredicate.get(triple.predicate)?.delete(triple);
     this.byObject.get(triple.object)?.delete(triple);
-    if (!isMetadataPredicate(triple.predicate)) this.knowledgeCount--;
+    if (!isMetadataPredicate(triple.predicate)) {
+      this.knowledgeCount--;
+      this.knowledgeChanges++;
+    }
   }
 }
 

@@ -12,11 +12,14 @@ import { z } from 'zod';
 import { defaultMindConfig, type MindConfig } from './config.js';
 import { DecisionLog } from './decisionLog.js';
 import { Episode, EpisodicMemory } from './episodicMemory.js';
-import { Goal, GoalBook, type NewGoal } from './goals.js';
+import { Goal, GoalBook, splitIntoSubgoals, type NewGoal } from './goals.js';
 import { Journal } from './journal.js';
+import { HypervectorSpace } from './hypervector.js';
 import { KnowledgeGraph, Triple } from './knowledgeGraph.js';
+import { Library } from './library.js';
+import { PendingQuestions } from './questions.js';
 import { RandomState, SeededRandom } from './random.js';
-import { keywords, stem } from './text.js';
+import { criteriaWords, keywords, stem, words } from './text.js';
 import type { Tool } from './tool.js';
 import { ToolRegistry } from './toolRegistry.js';
 import { MemoryEntry, WorkingMemory, type NewMemoryEntry } from './workingMemory.js';
@@ -93,13 +96,19 @@ export class Mind {
   readonly extensions = new Map<string, MindExtension>();
   /** Restored extension state whose extension is not registered yet (it loads on registration). */
   private unclaimed: Record<string, unknown> = {};
+  /** The hypervector space of tool profiles, goal vectors, symbol vectors and library passages (10,000 bits). */
+  readonly space = new HypervectorSpace();
+  /** Questions user_interact asked and is waiting for (extension `questions`). */
+  readonly questions: PendingQuestions;
+  /** Documents ingested for library_search (extension `library`). */
+  readonly library: Library;
   /** Psyche and plan contributions to decide; none until those extensions exist. */
   adjusters: ScoreAdjusters = NO_ADJUSTMENT;
   random: SeededRandom;
   private provenanceLog: Provenance[] = [];
   private cycleCount = 0;
   private isPaused = false;
-  private readonly symbolCache = new Map<string, { version: number; symbols: string[]; terms: string[] }>();
+  private readonly symbolCache = new Map<string, GoalTerms & { version: number }>();
 
   constructor(options: MindOptions = {}) {
     this.config = options.config ?? defaultMindConfig();
@@ -110,6 +119,10 @@ export class Mind {
     this.decisions = new DecisionLog(this.journal);
     this.tools = new ToolRegistry(options.tools ?? []);
     this.random = new SeededRandom(options.seed ?? this.config.seed);
+    this.questions = new PendingQuestions(this.journal);
+    this.library = new Library(this.journal, this.space);
+    this.registerExtension(this.questions);
+    this.registerExtension(this.library);
   }
 
   /** Cycles run so far (a cycle is one decide + act). */
@@ -174,20 +187,33 @@ export class Mind {
   }
 
   /**
-   * The goal's symbols (its content words that the graph knows, plus their
-   * stems) and its criteria terms; cached until the graph changes.
+   * The goal's symbols (its words, singulars and word pairs that name symbols
+   * knowledge mentions), its criteria terms and its criteria clauses; cached
+   * until the graph changes.
    */
-  goalTerms(goal: Goal): { symbols: string[]; terms: string[] } {
+  goalTerms(goal: Goal): GoalTerms {
     const cached = this.symbolCache.get(goal.id);
     if (cached && cached.version === this.graph.version) return cached;
     const symbols: string[] = [];
-    for (const word of keywords(`${goal.description} ${goal.criteria}`)) {
-      for (const candidate of new Set([word, stem(word)])) {
-        if (this.graph.hasSymbol(candidate) && !symbols.includes(candidate)) symbols.push(candidate);
-      }
+    // A symbol counts when knowledge mentions it (metadata alone, e.g. `agent:explored comet`, does not).
+    const found = (candidate: string): void => {
+      if (symbols.includes(candidate) || !this.graph.hasSymbol(candidate)) return;
+      if (this.graph.degree(candidate) > 0 || this.graph.predicateCount(candidate) > 0) symbols.push(candidate);
+    };
+    const text = `${goal.description} ${goal.criteria}`;
+    // Two-word symbols first ("gas giants" → gas_giant), then single words and their stems.
+    const all = words(text);
+    for (let i = 0; i + 1 < all.length; i++) {
+      found(`${all[i]}_${all[i + 1]}`);
+      found(`${all[i]}_${stem(all[i + 1]!)}`);
     }
-    const terms = criteriaTerms(goal);
-    const entry = { version: this.graph.version, symbols, terms };
+    for (const word of keywords(text)) {
+      found(word);
+      found(stem(word));
+    }
+    const clauses = criteriaClauses(goal);
+    const terms = [...new Set(clauses.flat())];
+    const entry = { version: this.graph.version, symbols, terms, clauses };
     this.symbolCache.set(goal.id, entry);
     return entry;
   }
@@ -282,11 +308,29 @@ export class Mind {
 /** Verbs that say what to do rather than what to find; not criteria terms. */
 const TASK_VERBS = new Set([
   'find', 'classify', 'map', 'discover', 'list', 'identify', 'explore', 'determine', 'learn', 'know', 'show',
-  'describe', 'explain', 'understand', 'search', 'query', 'get', 'tell', 'check', 'analyze', 'analyse', 'study',
+  'describe', 'explain', 'understand', 'search', 'query', 'get', 'tell', 'check', 'analyze', 'analyse', 'study', 'ask',
 ]);
 
-/** The stemmed content terms of a goal's criteria (or description when empty). */
-export function criteriaTerms(goal: Pick<Goal, 'criteria' | 'description'>): string[] {
-  const text = goal.criteria.trim() || goal.description;
-  return [...new Set(keywords(text).filter((w) => !TASK_VERBS.has(w)).map(stem))];
+/** What the mind derives from a goal's text (see `Mind.goalTerms`). */
+export interface GoalTerms {
+  /** Goal words (or their stems) that name graph symbols. */
+  symbols: string[];
+  /** Every criteria term, stemmed. */
+  terms: string[];
+  /** The criteria split like decomposition splits them, each clause as its stemmed terms. */
+  clauses: string[][];
+}
+
+/**
+ * The criteria (or description when empty) split on commas and "and" into
+ * clauses, each as its stemmed content terms; clauses without terms are dropped.
+ * A clause is established when one fact or one sentence covers all its terms.
+ */
+export function criteriaClauses(goal: Pick<Goal, 'criteria' | 'description'>): string[][] {
+  const clauses: string[][] = [];
+  for (const part of splitIntoSubgoals(goal)) {
+    const terms = [...new Set(criteriaWords(part).filter((w) => !TASK_VERBS.has(w)).map(stem))];
+    if (terms.length > 0) clauses.push(terms);
+  }
+  return clauses;
 }

@@ -1,47 +1,103 @@
 /**
  * VSA tool scoring (seed 001): the goal text and each tool's keyword profile
  * (widened by synonym expansion) are encoded as hypervectors and compared.
- * Goal vectors and tool profiles are cached, not recomputed per cycle.
+ *
+ * The scale matters. Two unrelated binary hypervectors are ≈ 0.5 similar, and
+ * a profile bundling ~40 words is only ≈ 0.56 similar to each of its own
+ * words, so raw "goal bundle vs profile bundle" similarity sits in a narrow
+ * band around 0.5 where seed 001's thresholds (0.50, 0.55) cannot separate
+ * related from unrelated goals. The score used here is the share of the goal's
+ * content words the profile recognises: a word (or its stem) is recognised
+ * when its vector's similarity to the profile exceeds 0.5 by half the margin a
+ * member of a bundle of that size has (≈ 6 standard deviations of chance for
+ * 10,000 bits). Unrelated goals score 0, goals made of the tool's vocabulary 1,
+ * "What did that paper say about gravity?" 0.5 for library_search.
+ *
+ * Goal vectors and tool profiles are cached per goal text and tool, not
+ * recomputed per cycle.
  */
 import type { Goal } from './goals.js';
-import { HypervectorSpace, similarity, type Hypervector } from './hypervector.js';
+import { similarity, type Hypervector, type HypervectorSpace } from './hypervector.js';
 import type { Mind } from './mind.js';
 import { expandSynonyms } from './synonyms.js';
+import { keywords, stem } from './text.js';
 import type { Tool } from './tool.js';
 
+/** A tool's profile vector and the similarity above which a word counts as recognised. */
+export interface ToolProfile {
+  vector: Hypervector;
+  words: number;
+  cut: number;
+}
+
 interface SemanticCache {
-  space: HypervectorSpace;
-  profiles: WeakMap<Tool, Hypervector>;
-  goals: Map<string, { text: string; vector: Hypervector; scores: Map<string, number> }>;
+  profiles: WeakMap<Tool, ToolProfile>;
+  goals: Map<string, { description: string; criteria: string; text: string; scores: Map<string, number> }>;
 }
 
 const caches = new WeakMap<Mind, SemanticCache>();
 
 function cacheFor(mind: Mind): SemanticCache {
   let cache = caches.get(mind);
-  if (!cache) caches.set(mind, (cache = { space: new HypervectorSpace(), profiles: new WeakMap(), goals: new Map() }));
+  if (!cache) caches.set(mind, (cache = { profiles: new WeakMap(), goals: new Map() }));
   return cache;
 }
 
-/** The tool's semantic profile: its keywords widened by synonyms, bundled. */
-export function toolProfile(space: HypervectorSpace, tool: Tool): Hypervector {
-  return space.bundle(expandSynonyms(tool.keywords).map((w) => space.word(w)));
+/**
+ * The expected similarity excess of a bundle's member over chance: for a
+ * majority of n random vectors, P(bit agrees) − 0.5 ≈ 1 / √(2πn).
+ */
+export function memberMargin(n: number): number {
+  return n <= 1 ? 0.5 : 1 / Math.sqrt(2 * Math.PI * n);
 }
 
-/** Similarity between the goal's text and the tool's profile, cached per goal and tool. */
+/** The tool's semantic profile: its keywords widened by synonyms, bundled. */
+export function toolProfile(space: HypervectorSpace, tool: Pick<Tool, 'keywords'>): ToolProfile {
+  const words = expandSynonyms(tool.keywords);
+  const vector = space.bundle(words.map((w) => space.word(w)));
+  // An even count is bundled with a tie-break vector, hence the +1.
+  const n = words.length % 2 === 0 ? words.length + 1 : words.length;
+  return { vector, words: words.length, cut: 0.5 + memberMargin(n) / 2 };
+}
+
+/** Whether the profile recognises a word (or its stem). */
+export function recognises(space: HypervectorSpace, profile: ToolProfile, word: string): boolean {
+  if (similarity(space.word(word), profile.vector) > profile.cut) return true;
+  const root = stem(word);
+  return root !== word && similarity(space.word(root), profile.vector) > profile.cut;
+}
+
+/** The share of the text's content words the profile recognises, in [0, 1]. */
+export function profileMatch(space: HypervectorSpace, profile: ToolProfile, text: string): number {
+  const content = keywords(text);
+  if (content.length === 0) return 0;
+  let recognised = 0;
+  for (const word of content) if (recognises(space, profile, word)) recognised++;
+  return recognised / content.length;
+}
+
+/**
+ * The part of a goal's wording that says what to do: quoted text, backticked
+ * commands and URLs are payload (what to ingest, run or fetch), not intent.
+ */
+export function intentText(goal: Pick<Goal, 'description' | 'criteria'>): string {
+  return `${goal.description} ${goal.criteria}`.replace(/"[^"]*"|“[^”]*”|`[^`]*`|https?:\/\/\S+/g, ' ');
+}
+
+/** The semantic score of a tool for a goal (see the module comment), cached per goal text and tool. */
 export function semanticSimilarity(mind: Mind, goal: Goal, tool: Tool): number {
   const cache = cacheFor(mind);
-  const text = `${goal.description} ${goal.criteria}`;
   let entry = cache.goals.get(goal.id);
-  if (!entry || entry.text !== text) {
-    entry = { text, vector: cache.space.encode(text), scores: new Map() };
+  if (!entry || entry.description !== goal.description || entry.criteria !== goal.criteria) {
+    entry = { description: goal.description, criteria: goal.criteria, text: intentText(goal), scores: new Map() };
     cache.goals.set(goal.id, entry);
   }
+  const { text } = entry;
   let score = entry.scores.get(tool.name);
   if (score === undefined) {
     let profile = cache.profiles.get(tool);
-    if (!profile) cache.profiles.set(tool, (profile = toolProfile(cache.space, tool)));
-    score = similarity(entry.vector, profile);
+    if (!profile) cache.profiles.set(tool, (profile = toolProfile(mind.space, tool)));
+    score = profileMatch(mind.space, profile, text);
     entry.scores.set(tool.name, score);
   }
   return score;

@@ -115,7 +115,7 @@ export class StrategyMatcher {
 
   private profile(tool: Tool): Hypervector {
     let profile = this.profiles.get(tool);
-    if (!profile) this.profiles.set(tool, (profile = toolProfile(this.space, tool)));
+    if (!profile) this.profiles.set(tool, (profile = toolProfile(this.space, tool).vector));
     return profile;
   }
 

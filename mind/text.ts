@@ -19,9 +19,35 @@ export function words(text: string): string[] {
   return out;
 }
 
-/** Content words: {@link words} without stop words, de-duplicated, in order. */
-export function keywords(text: string): string[] {
-  return [...new Set(words(text).filter((w) => !STOP_WORDS.has(w)))];
+const keywordCache = new Map<string, readonly string[]>();
+
+/**
+ * Content words: {@link words} without stop words, de-duplicated, in order.
+ * Memoised (the same goal texts and memory notes are read every cycle); the
+ * result is shared, so it is read-only.
+ */
+export function keywords(text: string): readonly string[] {
+  let out = keywordCache.get(text);
+  if (!out) {
+    if (keywordCache.size >= 10_000) keywordCache.clear();
+    out = [...new Set(words(text).filter((w) => !STOP_WORDS.has(w)))];
+    keywordCache.set(text, out);
+  }
+  return out;
+}
+
+/** Stop words that still matter in success criteria: "what mammals have" asks for `has` facts. */
+const RELATION_WORDS: Readonly<Record<string, string>> = { has: 'has', have: 'has', had: 'has', can: 'can' };
+
+/** Content words of criteria: {@link keywords} plus the relation words has/have/had (as `has`) and can. */
+export function criteriaWords(text: string): string[] {
+  const out = new Set<string>();
+  for (const w of words(text)) {
+    const relation = RELATION_WORDS[w];
+    if (relation) out.add(relation);
+    else if (!STOP_WORDS.has(w)) out.add(w);
+  }
+  return [...out];
 }
 
 /** A light singular form for matching ("planets" → "planet", "classes" → "class"). */
@@ -30,4 +56,25 @@ export function stem(word: string): string {
   if (word.length > 4 && /(ss|sh|ch|x)es$/.test(word)) return word.slice(0, -2);
   if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
   return word;
+}
+
+/** Splits text into sentences (on `.`, `!`, `?`, `;` and line breaks), trimmed, empty ones dropped. */
+export function sentences(text: string): string[] {
+  return text
+    .split(/(?<=[.!?;])\s+|\n+/)
+    .map((s) => s.trim().replace(/[.!?;]+$/, ''))
+    .filter((s) => s.length > 0);
+}
+
+const stemCache = new Map<string, readonly string[]>();
+
+/** The stemmed parts of a symbol id (`has_moon` → `has`, `moon`), memoised. */
+export function symbolStems(symbol: string): readonly string[] {
+  let parts = stemCache.get(symbol);
+  if (!parts) {
+    if (stemCache.size >= 100_000) stemCache.clear();
+    parts = symbol.split(/[_:-]+/).filter((p) => p.length > 0).map(stem);
+    stemCache.set(symbol, parts);
+  }
+  return parts;
 }

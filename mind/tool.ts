@@ -11,6 +11,13 @@ import type { Mind } from './mind.js';
 
 export type Danger = 'safe' | 'cautious' | 'dangerous' | 'critical';
 
+/** A (subject, predicate, object) statement as tools report it. */
+export interface Fact {
+  subject: string;
+  predicate: string;
+  object: string;
+}
+
 /** What a tool returns. `ok: false` is a tool-level failure that is not an exception. */
 export interface ToolOutput {
   ok: boolean;
@@ -21,6 +28,14 @@ export interface ToolOutput {
   symbols?: string[];
   /** Knowledge triples the tool added. */
   added?: number;
+  /**
+   * Knowledge the tool established (found, derived or added): goal criteria
+   * are checked against these facts (metadata predicates are ignored) and the
+   * sentences of `content`, never against `summary`.
+   */
+  facts?: readonly Fact[];
+  /** Set by user_interact: a question was registered; act emits a `question` event and the goal waits. */
+  asked?: { questionId: string; text: string; timeoutMs: number };
   /** Structured result for programmatic users. */
   data?: unknown;
   /** Asks act to feed the result back as a follow-up signal (depth + 1). */
@@ -73,8 +88,10 @@ export interface Tool<I = any> {
 }
 
 /**
- * A tool failed: it threw, rejected, or got invalid input. Recover treats it as
- * transient (state is kept).
+ * A failure a tool expects and reports (invalid input, a refused path, a host
+ * not allowed, a timeout). Recover treats it as transient: state is kept. Any
+ * other error a tool throws is treated as a bug (critical: the mind is rolled
+ * back to the signal's checkpoint).
  */
 export class ToolFailure extends Error {
   constructor(

@@ -1,8 +1,13 @@
 /**
  * Runs a decided tool: validates the input against the tool's zod schema
  * first (a missing parameter is a clear tool error, never a crash), then
- * executes it. Anything the tool throws or rejects with becomes a
- * {@link ToolFailure}.
+ * executes it.
+ *
+ * A {@link ToolFailure} (invalid input, a refused path, a timeout: failures the
+ * tool expects and reports) is transient: recover keeps the state. Anything
+ * else a tool throws or rejects with is a bug that may have left the mind half
+ * changed, so it propagates unchanged and recover treats it as critical and
+ * rolls the mind back to the signal's checkpoint.
  */
 import type { Decision } from './toolSelection.js';
 import { ToolFailure, type ToolContext, type ToolOutput } from './tool.js';
@@ -16,21 +21,8 @@ export function runTool(decision: Decision, ctx: ToolContext): ToolOutput | Prom
     const where = issue.path.length ? issue.path.join('.') : 'input';
     throw new ToolFailure(tool.name, `invalid input: ${where}: ${issue.message}`);
   }
-  let result: ToolOutput | Promise<ToolOutput>;
-  try {
-    result = tool.execute(parsed.data, ctx);
-  } catch (error) {
-    throw asToolFailure(tool.name, error);
-  }
-  if (result instanceof Promise) {
-    return result.then(
-      (output) => checkOutput(tool.name, output),
-      (error: unknown) => {
-        throw asToolFailure(tool.name, error);
-      },
-    );
-  }
-  return checkOutput(tool.name, result);
+  const result = tool.execute(parsed.data, ctx);
+  return result instanceof Promise ? result.then((output) => checkOutput(tool.name, output)) : checkOutput(tool.name, result);
 }
 
 function checkOutput(tool: string, output: ToolOutput): ToolOutput {
@@ -38,10 +30,4 @@ function checkOutput(tool: string, output: ToolOutput): ToolOutput {
     throw new ToolFailure(tool, 'returned no ToolOutput ({ ok, summary })');
   }
   return output;
-}
-
-function asToolFailure(tool: string, error: unknown): ToolFailure {
-  if (error instanceof ToolFailure) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new ToolFailure(tool, message, { cause: error });
 }

@@ -1,7 +1,8 @@
 /**
  * act: runs the decided tool (unless the pass was vetoed), evaluates the goal
  * (seed 001: Completed / Advanced / Failed, stall decomposition, provenance)
- * and records an `action` event plus a `goal` event per goal change. A tool's
+ * and records an `action` event plus a `goal` event per goal change (and a
+ * `question` event when user_interact asked something). A tool's
  * `followUp` becomes a feedback signal at depth + 1. A tool that throws is
  * recorded as a failed action and re-thrown as a ToolFailure for recover.
  *
@@ -10,7 +11,7 @@
  *   act():   --~~~c--|     (async tools: c is emitted when the tool settles)
  */
 import { from, mergeMap, of, type OperatorFunction } from 'rxjs';
-import { evaluateOutcome, type ToolResult } from '../mind/goalEvaluation.js';
+import { evaluateOutcome, type GoalChange, type ToolResult } from '../mind/goalEvaluation.js';
 import { ToolFailure, type ToolOutput } from '../mind/tool.js';
 import { runTool } from '../mind/toolRun.js';
 import type { Decision } from '../mind/toolSelection.js';
@@ -67,6 +68,10 @@ function finish(runtime: Runtime, cycle: Cycle, decision: Decision, result: Tool
     input: decision.input,
     stateHash: mind.stateHash(),
   });
+  if (result.kind === 'ok' && result.output.asked) {
+    const { questionId, text, timeoutMs } = result.output.asked;
+    record(runtime, cycle, 'question', { questionId, goalId: decision.goalId, text, timeoutMs, status: 'asked' });
+  }
   recordGoalChanges(runtime, cycle, outcome.changes);
   if (result.kind === 'ok' && result.output.followUp && mind.goals.get(decision.goalId)?.status === 'Active') {
     cycle.followUp = {

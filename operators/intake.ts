@@ -3,9 +3,16 @@
  * is added, a fact enters the graph, user input and sensor readings become
  * working-memory observations, a command runs, and every signal from outside
  * is acknowledged with a `perceived` event.
+ *
+ * Pending questions (user_interact) are settled here, never waited for: every
+ * signal first expires the questions whose deadline (scheduler time) has
+ * passed, and an `input` answers the question its `replyTo` names, or the
+ * oldest one; each emits a `question` event and the goal resumes.
  */
+import { answerQuestion, expireQuestions } from '../mind/questionAnswers.js';
 import { record, type Cycle } from '../streams/cycle.js';
 import type { Runtime } from '../streams/runtime.js';
+import { recordGoalChanges } from './changeEvents.js';
 
 export function intake(runtime: Runtime, cycle: Cycle): void {
   const { mind } = runtime;
@@ -20,6 +27,10 @@ export function intake(runtime: Runtime, cycle: Cycle): void {
     };
     if (signal.meta.line !== undefined) perceived.line = signal.meta.line;
     record(runtime, cycle, 'perceived', perceived);
+  }
+  for (const { question, changes } of expireQuestions(mind, at)) {
+    record(runtime, cycle, 'question', { questionId: question.id, goalId: question.goalId, text: question.text, timeoutMs: question.timeoutMs, status: 'expired' });
+    recordGoalChanges(runtime, cycle, changes);
   }
   switch (signal.type) {
     case 'goal': {
@@ -46,6 +57,19 @@ export function intake(runtime: Runtime, cycle: Cycle): void {
     case 'input': {
       mind.remember({ content: `input: ${signal.text}`.slice(0, 400), symbols: [], kind: 'Observation', at, relevance: 0.6 });
       record(runtime, cycle, 'input', signal.replyTo ? { text: signal.text, replyTo: signal.replyTo } : { text: signal.text });
+      const answered = answerQuestion(mind, signal.text, signal.replyTo, at);
+      if (answered) {
+        const { question } = answered;
+        record(runtime, cycle, 'question', {
+          questionId: question.id,
+          goalId: question.goalId,
+          text: question.text,
+          timeoutMs: question.timeoutMs,
+          status: 'answered',
+          answer: signal.text.slice(0, 400),
+        });
+        recordGoalChanges(runtime, cycle, answered.changes);
+      }
       return;
     }
     case 'sensor': {

@@ -112,7 +112,19 @@ interface Bodies {
     planDropped: boolean;
   };
   consolidation: { episodes: number; freed: number; reason: string };
-  question: { questionId: string; goalId?: string; text: string; timeoutMs: number };
+  /**
+   * user_interact's question: `asked` when registered; `answered` (with the
+   * answer) when an input answers it; `expired` when a signal arrives after
+   * its deadline. A question event without a status is an `asked` one.
+   */
+  question: {
+    questionId: string;
+    goalId?: string;
+    text: string;
+    timeoutMs: number;
+    status?: 'asked' | 'answered' | 'expired';
+    answer?: string;
+  };
   error: {
     severity: 'transient' | 'critical';
     message: string;

@@ -1,12 +1,24 @@
 /**
  * memory_recall (core, consolidating): recalls episodes and working-memory
  * entries relevant to the goal. When memory is nearly full it consolidates
- * first, which is why it earns seed 001's pressure bonus.
+ * first, which is why it earns seed 001's pressure bonus. What it recalls are
+ * the agent's own notes, not evidence: it establishes no criteria (the notes
+ * quote the goal itself), it brings the episodes' learnings back into view.
  */
 import { z } from 'zod';
 import { consolidate } from '../consolidation.js';
 import { keywords } from '../text.js';
 import type { Tool } from '../tool.js';
+import type { MemoryEntry } from '../workingMemory.js';
+
+const termCache = new WeakMap<MemoryEntry, ReadonlySet<string>>();
+
+/** An entry's content words (entries never change their content, so this is cached per entry). */
+function entryTerms(entry: MemoryEntry): ReadonlySet<string> {
+  let terms = termCache.get(entry);
+  if (!terms) termCache.set(entry, (terms = new Set(keywords(entry.content))));
+  return terms;
+}
 
 const Input = z.object({
   query: z.string().min(1, 'query is required'),
@@ -34,10 +46,13 @@ export const memoryRecall: Tool<z.infer<typeof Input>> = {
   execute({ query, topK }, { mind, now }) {
     const consolidated = mind.memory.pressure >= mind.config.consolidationPressure ? consolidate(mind, now()) : null;
     const episodes = mind.episodes.recall(query, topK);
-    const terms = new Set(keywords(query));
+    const wanted = keywords(query);
     const entries = mind.memory
       .all()
-      .filter((e) => keywords(e.content).some((w) => terms.has(w)))
+      .filter((e) => {
+        const terms = entryTerms(e);
+        return wanted.some((w) => terms.has(w));
+      })
       .slice(-topK);
     for (const entry of entries) mind.memory.consult(entry);
     const symbols = [...new Set(episodes.flatMap((e) => e.learnings))];
@@ -45,9 +60,8 @@ export const memoryRecall: Tool<z.infer<typeof Input>> = {
     return {
       ok: true,
       summary: `recalled ${episodes.length} episode(s) and ${entries.length} entry(ies)${note}`,
-      content: [...episodes.map((e) => e.summary), ...entries.map((e) => e.content)].join('; '),
       symbols,
-      data: { episodes: episodes.map((e) => e.id), entries: entries.map((e) => e.id), consolidated },
+      data: { episodes: episodes.map((e) => ({ id: e.id, summary: e.summary })), entries: entries.map((e) => ({ id: e.id, content: e.content })), consolidated },
     };
   },
 };

@@ -1,0 +1,55 @@
+/**
+ * Facts from plain sentences: the simple patterns content_ingest, kg_mutate
+ * and answered questions understand.
+ *
+ * - "X is a Y" / "X is an Y" / "X is the Y" → (X, is a, Y)
+ * - "Xs are Ys"                            → (X, is a, Y) (plural class statements)
+ * - "X has Y" / "X has a Y" / "X have Y"    → (X, has, Y); "Saturn has 146 moons" → (saturn, has, 146 moons)
+ * - "X has Y Z" (several words, no count)   → (X, has Y, Z): the last word is the object and the
+ *   rest joins the predicate ("Mars has moon Phobos" → (mars, has moon, phobos)).
+ *
+ * Leading articles are dropped; subjects and objects are at most four words.
+ */
+import { sentences } from './text.js';
+
+export interface SentenceFact {
+  subject: string;
+  predicate: string;
+  object: string;
+  /** The sentence the fact came from. */
+  sentence: string;
+}
+
+const PHRASE = String.raw`((?:[\p{L}\p{N}'-]+\s+){0,3}[\p{L}\p{N}'-]+)`;
+const IS_A = new RegExp(String.raw`^(?:the\s+|an?\s+)?${PHRASE}\s+(?:is|was)\s+(?:an?|the|one of the)\s+${PHRASE}$`, 'iu');
+const ARE = new RegExp(String.raw`^(?:all\s+)?${PHRASE}\s+are\s+(?:an?\s+)?${PHRASE}$`, 'iu');
+const HAS = new RegExp(String.raw`^(?:the\s+|an?\s+)?${PHRASE}\s+(?:has|have)\s+(?:an?\s+|the\s+|some\s+)?${PHRASE}$`, 'iu');
+
+/** The facts stated by the sentences of `text`, in order. */
+export function sentenceFacts(text: string): SentenceFact[] {
+  const out: SentenceFact[] = [];
+  for (const sentence of sentences(text)) {
+    const fact = parseSentence(sentence);
+    if (fact) out.push(fact);
+  }
+  return out;
+}
+
+function parseSentence(sentence: string): SentenceFact | null {
+  const plain = sentence.replace(/[,"“”]+/g, ' ').replace(/\s+/g, ' ').trim();
+  let m = IS_A.exec(plain);
+  if (m) return { subject: m[1]!, predicate: 'is a', object: m[2]!, sentence };
+  m = ARE.exec(plain);
+  if (m) return { subject: singular(m[1]!), predicate: 'is a', object: singular(m[2]!), sentence };
+  m = HAS.exec(plain);
+  if (m) {
+    const objectWords = m[2]!.split(' ');
+    if (objectWords.length === 1 || /^\d+$/.test(objectWords[0]!)) return { subject: m[1]!, predicate: 'has', object: m[2]!, sentence };
+    return { subject: m[1]!, predicate: `has ${objectWords.slice(0, -1).join(' ')}`, object: objectWords[objectWords.length - 1]!, sentence };
+  }
+  return null;
+}
+
+function singular(phrase: string): string {
+  return phrase.replace(/(\w{3,}?)(ies|s)$/i, (_, stemPart: string, ending: string) => (ending.toLowerCase() === 'ies' ? `${stemPart}y` : stemPart));
+}

@@ -1,0 +1,99 @@
+/**
+ * http_fetch (semantic, cautious): GET a URL on an allowed host. Only hosts in
+ * `tools.httpAllowHosts` (`host` or `host:port`) are contacted; anything else
+ * is refused before any connection. Redirects are not followed (the response
+ * reports where they point). The body is read up to `tools.httpMaxBytes`
+ * (1 MiB; beyond that it is cut and marked truncated) within
+ * `tools.httpTimeoutMs` (5 s). This tool does real I/O, so it uses a Node
+ * timer (through AbortSignal.timeout) for its own timeout. A text body joins
+ * the library and is the content goals are checked against.
+ */
+import { z } from 'zod';
+import { url as urlIn } from '../goalText.js';
+import { ToolFailure, type Tool } from '../tool.js';
+
+const Input = z.object({
+  url: z.string().min(1, 'url is required'),
+});
+
+/** Whether the URL's host is on the allowlist (`host:port` entries must match the port too). */
+export function hostAllowed(url: URL, allow: readonly string[]): boolean {
+  return allow.some((entry) => entry.toLowerCase() === url.host.toLowerCase() || entry.toLowerCase() === url.hostname.toLowerCase());
+}
+
+export const httpFetch: Tool<z.infer<typeof Input>> = {
+  name: 'http_fetch',
+  description: 'GET a web page or API on an allowed host (timeout, size cap, no redirects followed).',
+  keywords: [
+    'http', 'https', 'web', 'url', 'fetch', 'download', 'page', 'website', 'api', 'online', 'internet', 'get',
+    'request', 'endpoint', 'remote', 'server', 'html', 'json', 'link',
+  ],
+  danger: 'cautious',
+  capabilities: ['net.http'],
+  input: Input,
+  scoring: { kind: 'semantic', threshold: 0.55, multiplier: 0.75 },
+  propose({ goal }) {
+    return { url: urlIn(goal) ?? '' };
+  },
+  async execute({ url: raw }, { mind, config, now }) {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new ToolFailure('http_fetch', `invalid input: url: "${raw}" is not a URL`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ToolFailure('http_fetch', `refused ${raw}: only http and https are allowed`);
+    if (!hostAllowed(url, config.tools.httpAllowHosts)) {
+      throw new ToolFailure('http_fetch', `refused ${url.host}: not in tools.httpAllowHosts (${config.tools.httpAllowHosts.join(', ') || 'empty'})`);
+    }
+    const { httpTimeoutMs: timeoutMs, httpMaxBytes: maxBytes } = config.tools;
+    let response: Response;
+    try {
+      response = await fetch(url, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    } catch (error) {
+      const why = error instanceof Error && error.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : (error as Error).message;
+      throw new ToolFailure('http_fetch', `GET ${url.href} failed: ${why}`, { cause: error });
+    }
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel();
+      return { ok: false, summary: `GET ${url.href} → ${response.status} redirect to ${response.headers.get('location') ?? '?'} (not followed)`, data: { status: response.status } };
+    }
+    const { text, bytes, truncated } = await readCapped(response, maxBytes, timeoutMs);
+    const type = response.headers.get('content-type') ?? 'unknown';
+    const ok = response.ok;
+    if (ok && /^text\/|json|xml/.test(type) && text.trim()) mind.library.add({ id: mind.id('doc'), source: url.href, text, at: now() });
+    return {
+      ok,
+      summary: `GET ${url.href} → ${response.status} (${bytes} byte(s) of ${type}${truncated ? `, cut at ${maxBytes}` : ''})`,
+      ...(ok ? { content: text } : {}),
+      data: { status: response.status, contentType: type, bytes, truncated },
+    };
+  },
+};
+
+async function readCapped(response: Response, maxBytes: number, timeoutMs: number): Promise<{ text: string; bytes: number; truncated: boolean }> {
+  const reader = response.body?.getReader();
+  if (!reader) return { text: '', bytes: 0, truncated: false };
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  let truncated = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const room = maxBytes - bytes;
+      if (value.byteLength > room) {
+        chunks.push(value.subarray(0, room));
+        bytes += room;
+        truncated = true;
+        await reader.cancel();
+        break;
+      }
+      chunks.push(value);
+      bytes += value.byteLength;
+    }
+  } catch (error) {
+    throw new ToolFailure('http_fetch', `reading the body failed (limit ${timeoutMs} ms): ${(error as Error).message}`, { cause: error });
+  }
+  return { text: Buffer.concat(chunks).toString('utf8'), bytes, truncated };
+}

@@ -1,0 +1,56 @@
+/**
+ * Shared fixtures for the mind tests: the demo knowledge base, a tool context,
+ * and a whole agent run on virtual time collected into an array.
+ */
+import { readFileSync } from 'node:fs';
+import { from } from 'rxjs';
+import { TestScheduler } from 'rxjs/testing';
+import { Mind } from '../mind/mind.js';
+import type { Goal } from '../mind/goals.js';
+import type { ToolContext } from '../mind/tool.js';
+import { builtinTools } from '../mind/tools/index.js';
+import { createAgent, type AgentOptions } from '../streams/createAgent.js';
+import type { AgentEvent } from '../streams/events.js';
+import type { Signal } from '../streams/signals.js';
+
+/** The demo knowledge base's facts. */
+export function demoFacts(): { subject: string; predicate: string; object: string }[] {
+  return readFileSync(new URL('../demo/knowledge.ndjson', import.meta.url), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as { subject: string; predicate: string; object: string });
+}
+
+/** A mind with the built-in tools and the demo knowledge base. */
+export function demoMind(): Mind {
+  const mind = new Mind({ tools: builtinTools() });
+  for (const f of demoFacts()) mind.graph.add(f.subject, f.predicate, f.object);
+  return mind;
+}
+
+/** The context a tool runs in, for a goal of the mind, at time `at`. */
+export function contextFor(mind: Mind, goal: Goal, at = 0): ToolContext {
+  return { mind, goal, config: mind.config, now: () => at };
+}
+
+/** Fact signals for the demo knowledge base. */
+export function demoFactSignals(): Signal[] {
+  return demoFacts().map((f) => ({ type: 'fact', ...f, confidence: 1, depth: 0, meta: { source: 'demo' } }));
+}
+
+/** Runs an agent over signals on virtual time (synchronous tools only) and returns every event. */
+export function runOnVirtualTime(signals: Signal[], options: AgentOptions = {}): { events: AgentEvent[]; mind: Mind } {
+  const scheduler = new TestScheduler(() => undefined);
+  const agent = createAgent({ session: 'test', ...options, scheduler, config: { heartbeatMs: 0, ...options.config } });
+  const events: AgentEvent[] = [];
+  const events$ = agent.run({ signals: [from(signals)] });
+  events$.subscribe((e) => events.push(e));
+  events$.connect();
+  scheduler.flush();
+  return { events, mind: agent.mind };
+}
+
+/** A goal signal. */
+export function goalSignal(description: string, extra: Partial<{ criteria: string; priority: number; stallThreshold: number }> = {}): Signal {
+  return { type: 'goal', description, criteria: extra.criteria ?? '', priority: extra.priority ?? 128, ...(extra.stallThreshold ? { stallThreshold: extra.stallThreshold } : {}), depth: 0, meta: { source: 'test' } };
+}
