@@ -3,11 +3,13 @@
  * first (a missing parameter is a clear tool error, never a crash), then
  * executes it.
  *
- * A {@link ToolFailure} (invalid input, a refused path, a timeout: failures the
- * tool expects and reports) is transient: recover keeps the state. Anything
- * else a tool throws or rejects with is a bug that may have left the mind half
- * changed, so it propagates unchanged and recover treats it as critical and
- * rolls the mind back to the signal's checkpoint.
+ * A tool that fails — it throws or rejects with an ordinary `Error`, or with a
+ * {@link ToolFailure} (invalid input, a refused path, a timeout) — fails
+ * transiently: the error becomes a ToolFailure and recover keeps the state.
+ * A programming error (TypeError, ReferenceError, RangeError, SyntaxError, …:
+ * seed 004's "undefined functions, malformed data structures") is a bug that
+ * may have left the mind half changed: it propagates unchanged, and recover
+ * treats it as critical and rolls the mind back to the signal's checkpoint.
  */
 import type { Decision } from './toolSelection.js';
 import { ToolFailure, type ToolContext, type ToolOutput } from './tool.js';
@@ -21,8 +23,31 @@ export function runTool(decision: Decision, ctx: ToolContext): ToolOutput | Prom
     const where = issue.path.length ? issue.path.join('.') : 'input';
     throw new ToolFailure(tool.name, `invalid input: ${where}: ${issue.message}`);
   }
-  const result = tool.execute(parsed.data, ctx);
-  return result instanceof Promise ? result.then((output) => checkOutput(tool.name, output)) : checkOutput(tool.name, result);
+  let result: ToolOutput | Promise<ToolOutput>;
+  try {
+    result = tool.execute(parsed.data, ctx);
+  } catch (error) {
+    throw classify(tool.name, error);
+  }
+  if (result instanceof Promise) {
+    return result.then(
+      (output) => checkOutput(tool.name, output),
+      (error: unknown) => {
+        throw classify(tool.name, error);
+      },
+    );
+  }
+  return checkOutput(tool.name, result);
+}
+
+/** Errors that signal a bug rather than a failing tool. */
+const PROGRAMMING_ERRORS = [TypeError, ReferenceError, RangeError, SyntaxError, EvalError, URIError];
+
+/** A ToolFailure for a failing tool; a programming error unchanged. */
+function classify(tool: string, error: unknown): unknown {
+  if (error instanceof ToolFailure) return error;
+  if (PROGRAMMING_ERRORS.some((kind) => error instanceof kind)) return error;
+  return new ToolFailure(tool, error instanceof Error ? error.message : String(error), { cause: error });
 }
 
 function checkOutput(tool: string, output: ToolOutput): ToolOutput {
