@@ -90,12 +90,15 @@ test('in Chromium: add a goal from the page, see it in the goal tree and its dec
 
   const decision = page.locator('[data-testid=decision]').first();
   await decision.waitFor({ timeout: 10_000 });
-  const tool = (await decision.locator('.tool').textContent())!;
-  const score = Number(await decision.locator('.score').textContent());
-  const labels = await decision.locator('.bars .label').allTextContents();
-  t.deepEqual(labels.slice(0, 6), ['base', 'recency', 'novelty', 'episodic', 'pressure', 'archetype']);
-  const values = (await decision.locator('.bars .value').allTextContents()).map((v) => Number(v.replace('−', '-')));
-  t.is(Math.round(values.reduce((a, b) => a + b, 0) * 100) / 100, score, `${tool}: the bars add up to the score`);
+  // Read one card in one go: new decisions keep arriving and re-render the list.
+  const card = await decision.evaluate((node) => ({
+    tool: node.querySelector('.tool')!.textContent!,
+    score: Number(node.querySelector('.score')!.textContent),
+    labels: [...node.querySelectorAll('.bars .label')].map((l) => l.textContent!),
+    values: [...node.querySelectorAll('.bars .value')].map((v) => Number(v.textContent!.replace('−', '-'))),
+  }));
+  t.deepEqual(card.labels.slice(0, 6), ['base', 'recency', 'novelty', 'episodic', 'pressure', 'archetype']);
+  t.is(Math.round(card.values.reduce((a, b) => a + b, 0) * 100) / 100, card.score, `${card.tool}: the bars add up to the score`);
   const baseWidth = await decision.locator('.bar[data-part=base]').evaluate((bar) => (bar as HTMLElement).style.width);
   t.true(parseFloat(baseWidth) > 0, 'the base bar is drawn');
 

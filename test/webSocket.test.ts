@@ -117,7 +117,7 @@ test('a late joiner gets a snapshot of goals, memory and decisions, then the las
   t.true(snapshot.memory.size > 0);
   t.true(snapshot.decisions.length > 0);
   t.regex(snapshot.decisions[0].breakdown, /^\[score=/);
-  t.is(replayed[0].kind, 'session');
+  t.true(replayed.length > 0 && replayed.length <= 100, 'at most the last 100 events are replayed');
   t.true(replayed.some((e: any) => e.kind === 'decision'));
   const seqs = replayed.map((e: any) => e.seq);
   t.deepEqual(seqs, [...seqs].sort((a, b) => a - b), 'replayed in order');
