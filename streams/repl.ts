@@ -17,7 +17,7 @@
  */
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { lastValueFrom, Subject } from 'rxjs';
+import { finalize, lastValueFrom, Subject } from 'rxjs';
 import { describe } from '../sinks/prettyLog.js';
 import type { Agent } from './createAgent.js';
 import type { AgentEvent } from './events.js';
@@ -51,7 +51,10 @@ export interface ReplOptions {
 /** Runs the REPL until `q` or the end of input; resolves once the agent's run has ended. */
 export async function runRepl({ agent, input, output, files = [], goals = [], prompt = 'ooda> ' }: ReplOptions): Promise<void> {
   const signals$ = new Subject<Signal>();
-  const events$ = agent.run({ inputs: [knowledgeAndGoals(files, goals)], signals: [signals$], drive: false });
+  let loaded!: () => void;
+  const ready = new Promise<void>((resolve) => (loaded = resolve));
+  const initial$ = knowledgeAndGoals(files, goals).pipe(finalize(() => loaded()));
+  const events$ = agent.run({ inputs: [initial$], signals: [signals$], drive: false });
   const write = (text: string): void => {
     output.write(`${text}\n`);
   };
@@ -62,6 +65,7 @@ export async function runRepl({ agent, input, output, files = [], goals = [], pr
   const done = lastValueFrom(events$, { defaultValue: undefined });
   events$.connect();
 
+  await ready; // the first prompt comes once the knowledge files and goals are in
   const rl = createInterface({ input, output, prompt, terminal: (output as { isTTY?: boolean }).isTTY === true });
   const meta = { source: 'repl' };
   const send = (signal: Signal): void => signals$.next(signal);

@@ -59,8 +59,8 @@ test('the REPL answers plan and reflect through a pseudo-terminal', async (t) =>
     mark = type('s 2');
     await waitFor(/decide goal-1: kg_query .* plan=\+0\.20\][\s\S]*act +goal-1: kg_query ok[\s\S]*ooda> /, mark);
     mark = type('reflect');
-    const reflection = await waitFor(/reflection 1 \(command\) over [12] cycle\(s\)[\s\S]*psyche: dominant[\s\S]*ooda> /, mark);
-    t.regex(reflection, /kg_query +1\/1 ok/);
+    const reflection = await waitFor(/reflection \d+ \(command\) over \d+ cycle\(s\)[\s\S]*psyche: dominant[\s\S]*ooda> /, mark);
+    t.regex(reflection, /kg_query +\d+\/\d+ ok/);
     type('q');
     t.is(await exited, 0);
     t.regex(output, /session stopped/);
