@@ -85,3 +85,32 @@ test('thousands of signals buffered behind an asynchronous tool drain without de
   t.is(agent.mind.graph.knowledgeSize, 20_000);
   t.like(events.at(-1), { kind: 'session', state: 'stopped' });
 });
+
+test('the README’s custom cycle: a user operator between decide and act vetoes a tool through createAgent', async (t) => {
+  const { map, pipe } = await import('rxjs');
+  const { vetoCycle } = await import('../streams/cycle.js');
+  const { scriptedTool } = await import('./helpers/runtime.js');
+  let ran = 0;
+  const shell = scriptedTool('shell_exec', 0.99, () => (ran++, { ok: true, summary: 'ran' }));
+  const { Mind } = await import('../mind/mind.js');
+  const agent = createTestAgent(asyncScheduler, {
+    mind: new Mind({ tools: [shell] }),
+    config: { maxCycles: 3, stallThreshold: 1_000_000 },
+    cycle: (stages) =>
+      pipe(
+        stages.observe,
+        stages.orient,
+        stages.plan,
+        stages.decide,
+        stages.verify,
+        map((cycle) => (cycle.decision?.tool === 'shell_exec' ? vetoCycle(cycle, 'no shell here') : cycle)),
+        stages.act,
+        stages.consolidate,
+      ),
+  });
+  const events = await runAll(agent, [goalStimulus('Find zzqx', { criteria: 'zzqx' })]);
+  const vetoed = events.filter((e) => e.kind === 'action' && e.tool === 'shell_exec');
+  t.true(vetoed.length > 0);
+  t.true(vetoed.every((e) => e.kind === 'action' && e.status === 'vetoed' && e.summary === 'vetoed: no shell here'));
+  t.is(ran, 0);
+});
