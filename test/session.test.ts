@@ -34,14 +34,15 @@ function storedEvents(file: string, session?: string): Record<string, unknown>[]
   );
 }
 
-test('SIGTERM mid-run: every accepted signal and every emitted event is in the store', async (t) => {
+test('SIGTERM mid-run: every accepted signal and every emitted event is in the store; auto-save runs on the heartbeat', async (t) => {
   const db = join(tempDir(), 'run.db');
-  const child = startCli(['run', '--db', db, '--pace', '2', '--max-cycles', '100000', '--heartbeat', '50', '--goal', 'Find qzx wvy'], NEVER_DONE);
+  const child = startCli(['run', '--db', db, '--pace', '2', '--max-cycles', '100000', '--heartbeat', '50', '--goal', 'Find qzx wvy'], { ...NEVER_DONE, OODA_AUTO_SAVE_MS: '100' });
   const result = finished(child);
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   for (let i = 1; i <= 20; i++) child.stdin.write(`{"type":"fact","subject":"s${i}","predicate":"p","object":"o${i}"}\n`);
   await until(() => out, /"line":20/);
+  await until(() => out, /"beat":5}/);
   child.kill('SIGTERM');
   const { code, stdout, stderr } = await result;
   t.is(code, 143, stderr);
@@ -52,7 +53,10 @@ test('SIGTERM mid-run: every accepted signal and every emitted event is in the s
   t.deepEqual(facts.map((f) => f.meta.line), Array.from({ length: 20 }, (_, i) => i + 1));
   t.true(query(db, "SELECT 1 FROM signals WHERE type = 'tick'").length > 0, 'driver ticks are recorded');
   t.like(query<Record<string, unknown>>(db, 'SELECT status, reason FROM sessions')[0], { status: 'ended', reason: 'SIGTERM' });
-  t.like(query<Record<string, unknown>>(db, 'SELECT reason FROM snapshots ORDER BY id DESC LIMIT 1')[0], { reason: 'exit' });
+  const saves = query<{ reason: string }>(db, 'SELECT reason FROM snapshots ORDER BY id').map((r) => r.reason);
+  t.is(saves[0], 'start');
+  t.true(saves.includes('auto-save'), saves.join(', '));
+  t.is(saves.at(-1), 'exit');
 });
 
 test('kill -9 mid-run: the file is intact and resume restores the last snapshot plus the signals recorded after it', async (t) => {
