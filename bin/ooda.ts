@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, packageRoot } from '../streams/index.js';
+import { ConfigError, packageRoot, StoreError } from '../streams/index.js';
 import { UsageError, type Command } from './cli.js';
 import { COMMANDS } from './commands/index.js';
 
@@ -39,6 +39,9 @@ main(process.argv.slice(2)).then(
     if (error instanceof UsageError || error instanceof ConfigError) {
       process.stderr.write(`ooda: ${error.message}\n`);
       process.exitCode = 2;
+    } else if (error instanceof StoreError) {
+      process.stderr.write(`ooda: ${error.message}\n`);
+      process.exitCode = 1;
     } else {
       process.stderr.write(`ooda: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
       process.exitCode = 1;

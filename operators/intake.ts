@@ -96,6 +96,10 @@ export function intake(runtime: Runtime, cycle: Cycle): void {
       mind.remember({ content: `feedback: ${signal.reason}`.slice(0, 400), symbols: [], kind: 'Inference', at, relevance: 0.6, ...(signal.goalId ? { goalId: signal.goalId } : {}) });
       return;
     case 'error':
+      // An error reported from outside the cycle (e.g. a sink's write failure) is an event of its own.
+      if (signal.depth === 0) {
+        record(runtime, cycle, 'error', { severity: signal.severity, message: signal.message, rolledBack: false, signalType: 'error', depth: 0 });
+      }
       mind.remember({ content: `error: ${signal.message}`.slice(0, 400), symbols: [], kind: 'Observation', at, relevance: 0.6 });
       return;
     case 'tick':

@@ -13,6 +13,10 @@
  * The run ends when input has ended and nothing is left to do, at `maxCycles`,
  * on a `stop` command, or on `agent.stop()`: sources stop first, in-flight
  * work drains, then the event stream completes (sinks flush on completion).
+ *
+ * A pass happens at one instant: while it runs, `runtime.now()` is the time it
+ * began, so its events carry one time and a replay at the recorded times
+ * reproduces them exactly.
  */
 import {
   asyncScheduler,
@@ -22,6 +26,7 @@ import {
   defer,
   finalize,
   from,
+  ignoreElements,
   map,
   merge,
   mergeMap,
@@ -108,6 +113,12 @@ export interface AgentOptions {
   commands?: Iterable<[string, CommandHandler]>;
   /** Sequence number of the first event. Default 1. */
   firstSeq?: number;
+  /**
+   * Called as each signal (or rejected stimulus) begins its pass, in processing
+   * order and at its scheduler time: exactly what a store must record for a
+   * replay (`AgentSources.signals` with `drive: false`) to reproduce the run.
+   */
+  onEnter?: (entering: Entering) => void;
 }
 
 export interface AgentSources {
@@ -121,6 +132,8 @@ export interface AgentSources {
   keepAlive?: boolean;
   /** Feed exactly these signals and never drive ticks (replay). */
   drive?: boolean;
+  /** While the latest value is true the driver starts no new cycle (a sink's backpressure). */
+  hold?: Observable<boolean>;
 }
 
 export interface Agent {
@@ -144,7 +157,8 @@ export interface Agent {
 /** The watchers every agent runs before its own. */
 const DEFAULT_WATCHERS: readonly Watcher[] = [followPlans, reflect, interveneOnLoops];
 
-type Incoming = { signal: Signal } | { rejected: Draft<'rejected'> };
+/** What enters a pass: a signal, or a stimulus perceive rejected. */
+export type Entering = { signal: Signal } | { rejected: Draft<'rejected'> };
 
 /** A pass that only reports a rejected stimulus. */
 function rejectionPass(rejected: Draft<'rejected'>): Cycle {
@@ -162,10 +176,12 @@ export function createAgent(options: AgentOptions = {}): Agent {
   const skills = new SkillRegistry([policySkill, ...(options.skills ?? [])]);
   let stopRun: (reason: string) => void = () => undefined;
   let injectSignal: (signal: Signal) => void = () => undefined;
+  let passAt: number | undefined;
   const runtime = createRuntime({
     mind,
     config,
     scheduler,
+    now: () => passAt ?? scheduler.now(),
     commands: [
       ...builtinCommands(),
       ...planningCommands(),
@@ -195,7 +211,16 @@ export function createAgent(options: AgentOptions = {}): Agent {
     let inputsEnded = false;
     let pending = 0;
     const drive = sources.drive ?? true;
-    const driver = new CycleDriver(runtime, (tick) => internal$.next(tick), { paceMs: config.paceMs });
+    let held = false;
+    const driver = new CycleDriver(runtime, (tick) => internal$.next(tick), { paceMs: config.paceMs, held: () => held });
+    const hold$ = (sources.hold ?? of(false)).pipe(
+      takeUntil(halt$),
+      tap((value) => {
+        const released = held && !value;
+        held = value;
+        if (released && drive) driver.wake();
+      }),
+    );
 
     const settleIfIdle = (): void => {
       if (halted) return;
@@ -220,11 +245,11 @@ export function createAgent(options: AgentOptions = {}): Agent {
       if (!halted) internal$.next(signal);
     };
 
-    const stamped = (signal: Signal): Incoming => ({ signal: { ...signal, at: signal.at ?? scheduler.now() } });
+    const stamped = (signal: Signal): Entering => ({ signal: { ...signal, at: signal.at ?? scheduler.now() } });
     const inputs$ = merge(
       merge(...(sources.inputs ?? [])).pipe(
         perceive(runtime),
-        map((p): Incoming => (p.ok ? { signal: p.signal } : { rejected: p.rejected })),
+        map((p): Entering => (p.ok ? { signal: p.signal } : { rejected: p.rejected })),
       ),
       merge(...(sources.signals ?? [])).pipe(map(stamped)),
     ).pipe(
@@ -240,15 +265,20 @@ export function createAgent(options: AgentOptions = {}): Agent {
     const passes$ = incoming$.pipe(
       tap(() => pending++),
       concatMap((item) => {
+        passAt = scheduler.now();
+        options.onEnter?.(item);
         const body$: Observable<Cycle> =
           'rejected' in item ? of(rejectionPass(item.rejected)) : of(item.signal).pipe(feedback(runtime, cycleOp));
         return body$.pipe(
           // Trampoline: signals buffered behind an async tool then drain iteratively, not recursively.
           subscribeOn(queueScheduler),
           finalize(() => {
+            passAt = undefined;
             pending--;
-            if ('signal' in item && item.signal.type === 'tick') driver.settled();
-            else if (drive) driver.wake();
+            if (drive) {
+              if ('signal' in item && item.signal.type === 'tick') driver.settled();
+              else driver.wake();
+            }
             if (halted && pending === 0 && !driver.busy) internal$.complete();
             else settleIfIdle();
           }),
@@ -263,7 +293,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
         if (drive) scheduler.schedule(() => driver.wake());
         return of<Draft>({ ...started, at: scheduler.now(), cycle: mind.cycle });
       }),
-      watched$.pipe(mergeMap((cycle) => from(cycle.events))),
+      merge(watched$.pipe(mergeMap((cycle) => from(cycle.events))), hold$.pipe(ignoreElements())),
       defer(() => of<Draft>({ kind: 'session', cycle: mind.cycle, at: scheduler.now(), state: 'stopped', reason: haltReason, cycles: mind.cycle })),
     ).pipe(stamp(session, options.firstSeq ?? 1));
     return connectable(events$, { connector: () => new Subject<AgentEvent>(), resetOnDisconnect: false });

@@ -18,6 +18,8 @@ export interface DriverOptions {
   burst?: number;
   /** Scheduler time after which a burst yields to I/O. Default 4 ms. */
   sliceMs?: number;
+  /** While this returns true no tick is started (backpressure); call `wake()` when it turns false. Default: never held. */
+  held?: () => boolean;
 }
 
 export class CycleDriver {
@@ -52,7 +54,7 @@ export class CycleDriver {
 
   /** Schedules ticks if there is work and none is scheduled or in flight. */
   wake(): void {
-    if (this.halted || this.ticking || this.scheduled || this.inBurst || !this.hasWork) return;
+    if (this.halted || this.ticking || this.scheduled || this.inBurst || !this.hasWork || this.options.held?.()) return;
     this.scheduled = this.scheduler.schedule(() => this.runBurst(), this.options.paceMs);
   }
 
@@ -74,7 +76,7 @@ export class CycleDriver {
     this.inBurst = true;
     try {
       const start = this.scheduler.now();
-      for (let n = 0; n < this.burst && !this.ticking && this.hasWork && this.scheduler.now() - start < this.sliceMs; n++) {
+      for (let n = 0; n < this.burst && !this.ticking && this.hasWork && !this.options.held?.() && this.scheduler.now() - start < this.sliceMs; n++) {
         this.ticking = true;
         this.emit({ type: 'tick', depth: 0, meta: { source: 'driver' }, at: this.scheduler.now() });
       }

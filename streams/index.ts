@@ -15,7 +15,7 @@ export {
   resolveConfig,
   type AgentConfigInput,
 } from './config.js';
-export { createAgent, type Agent, type AgentOptions, type AgentSources, type Stages, type Watcher } from './createAgent.js';
+export { createAgent, type Agent, type AgentOptions, type Entering, type AgentSources, type Stages, type Watcher } from './createAgent.js';
 export { beginCycle, record, vetoCycle, type Cycle } from './cycle.js';
 export { CycleDriver } from './driver.js';
 export { EVENT_KINDS, EventEnvelope, type AgentEvent, type Draft, type EventKind, type EventOf } from './events.js';
@@ -24,6 +24,9 @@ export { runCommand, runLocalAgent, type LocalAgentOptions } from './localAgent.
 export { REPL_HELP, runRepl, type ReplOptions } from './repl.js';
 export { formatPlans, formatReflection } from './planningText.js';
 export { planningCommands } from './planningCommands.js';
+export { saveCommand } from './saveCommand.js';
+export { Persistence, startPersistentProgram, type PersistenceContext, type PersistenceOptions, type Resumed } from './session.js';
+export { eventFromRow, firstDivergence, loadRecording, replaySession, rerun, type Divergence, type Recording, type ReplayResult } from './replay.js';
 export { createRuntime, type CommandHandler, type Runtime } from './runtime.js';
 export * from './signals.js';
 export { validateSignal, type SignalValidation } from './validateSignal.js';
@@ -71,5 +74,7 @@ export { toPrettyLog } from '../sinks/prettyLog.js';
 export { WsServer, type WsClient, type WsServerOptions } from '../sinks/wsServer.js';
 export { toWebSocket, type WebSocketSink, type WebSocketSinkOptions } from '../sinks/toWebSocket.js';
 export { fromWebSocket } from '../sources/wsInput.js';
+export { SqliteStore, StoreError, type StoreOptions, type Synchronous } from '../sinks/sqliteStore.js';
+export { toSqlite, type SqliteSink, type SqliteSinkOptions } from '../sinks/toSqlite.js';
 export { demoGoals, demoKnowledgeFile } from './demo.js';
 export { packageRoot } from './packageRoot.js';

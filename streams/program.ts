@@ -19,6 +19,7 @@ import type { WsServer } from '../sinks/wsServer.js';
 import type { AgentConfig } from './config.js';
 import { createAgent, type Agent, type AgentOptions } from './createAgent.js';
 import type { AgentEvent } from './events.js';
+import type { Persistence } from './session.js';
 import type { Signal, Stimulus } from './signals.js';
 import { agentSnapshot } from './snapshot.js';
 
@@ -40,6 +41,13 @@ export interface ProgramOptions {
    * or max cycles. The server is closed when the run ends.
    */
   ws?: WsServer;
+  /**
+   * Persist the run to a SQLite store (see streams/session.ts; opened by the
+   * caller, whose `config` should be `persistence.config`): signals, events and
+   * snapshots are recorded, the sink's backpressure holds the driver and
+   * stdin, and the store is flushed and closed before `done` resolves.
+   */
+  persistence?: Persistence;
 }
 
 export interface ProgramIO {
@@ -62,7 +70,9 @@ export function knowledgeAndGoals(files: readonly string[], goals: readonly stri
 }
 
 export function startProgram(options: ProgramOptions, io: ProgramIO): RunningProgram {
-  const agent = createAgent({ ...options.agent, config: options.config, session: options.session });
+  const { persistence } = options;
+  const agentOptions = persistence ? persistence.agentOptions(options.agent) : options.agent;
+  const agent = createAgent({ ...agentOptions, config: options.config, session: options.session });
   // Knowledge files load first; then the goals, then stdin, which interleaves with the cycles.
   const stdin = options.readStdin ? [fromNdjson(io.stdin, { source: 'stdin' })] : [];
   const inputs: Observable<Stimulus>[] = [concat(knowledgeAndGoals(options.files, options.goals), ...stdin)];
@@ -72,7 +82,11 @@ export function startProgram(options: ProgramOptions, io: ProgramIO): RunningPro
 
   if (options.ws) inputs.push(fromWebSocket(options.ws));
 
-  const events$ = agent.run({ inputs, ambient, keepAlive: options.ws !== undefined });
+  const events$ = agent.run({ inputs, ambient, keepAlive: options.ws !== undefined, ...(persistence ? { hold: persistence.hold$ } : {}) });
+  if (persistence) {
+    persistence.attach(agent, events$);
+    if (options.readStdin) persistence.hold$.subscribe((held) => (held ? io.stdin.pause() : io.stdin.resume()));
+  }
   let reason = 'input ended';
   const ndjson = options.format === 'ndjson' ? toNdjson(io.stdout, { onClosed: () => agent.stop('stdout closed') }) : undefined;
   events$.subscribe(ndjson ?? toPrettyLog(io.stdout));
@@ -83,6 +97,7 @@ export function startProgram(options: ProgramOptions, io: ProgramIO): RunningPro
   const done = lastValueFrom(events$, { defaultValue: undefined }).then(async () => {
     await ndjson?.flushed();
     await options.ws?.close('agent stopped');
+    await persistence?.close(reason);
     return reason;
   });
   events$.connect();

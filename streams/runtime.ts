@@ -26,13 +26,15 @@ export function createRuntime(options: {
   config: AgentConfig;
   scheduler: SchedulerLike;
   commands?: Iterable<[string, CommandHandler]>;
+  /** The clock the stages read. Default: `scheduler.now()`. */
+  now?: () => number;
 }): Runtime {
   const { scheduler } = options;
   return {
     mind: options.mind,
     config: options.config,
     scheduler,
-    now: () => scheduler.now(),
+    now: options.now ?? (() => scheduler.now()),
     commands: new Map(options.commands ?? []),
   };
 }

@@ -20,7 +20,7 @@ interface Agent {
 async function startAgent(port: number, session: string): Promise<Agent> {
   const child = spawn(
     process.execPath,
-    ['--import=tsx', 'bin/ooda.ts', 'run', '--ws', String(port), '--token', TOKEN, '--kg', 'demo/knowledge.ndjson', '--no-stdin', '--heartbeat', '0', '--pace', '20', '--session', session],
+    ['--import=tsx', 'bin/ooda.ts', 'run', '--ws', String(port), '--token', TOKEN, '--kg', 'demo/knowledge.ndjson', '--no-stdin', '--no-db', '--heartbeat', '0', '--pace', '20', '--session', session],
     { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

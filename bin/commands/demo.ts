@@ -4,14 +4,14 @@
  */
 import { demoGoals, demoKnowledgeFile } from '../../streams/index.js';
 import { log, withSignals, type Command } from '../cli.js';
-import { startProgram } from '../../streams/index.js';
+import { startPersistentProgram, startProgram } from '../../streams/index.js';
 import { listenWs, parseRun, RUN_USAGE } from './run.js';
 
 export const demo: Command = {
   summary: 'run the agent on the embedded demo knowledge base and goals (what npm start runs)',
-  usage: RUN_USAGE.replace('ooda run [--goal TEXT]... [options]', 'ooda demo [options]'),
+  usage: RUN_USAGE.replace('ooda run [--goal TEXT]... [options]', 'ooda demo [options]').replace('(default ./ooda.db; ', '(default: none; '),
   async run(argv) {
-    const { help, options, ws } = parseRun(['--max-cycles', '60', '--heartbeat', '0', ...argv], {
+    const { help, options, ws, store } = parseRun(['--max-cycles', '60', '--heartbeat', '0', ...argv], {
       goals: demoGoals(),
       files: [demoKnowledgeFile()],
       format: 'pretty',
@@ -23,7 +23,9 @@ export const demo: Command = {
     }
     log(`demo: ${options.goals.length} goals over ${demoKnowledgeFile()}`);
     const server = await listenWs(ws);
-    const program = startProgram({ ...options, ...(server ? { ws: server } : {}) }, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+    const withWs = { ...options, ...(server ? { ws: server } : {}) };
+    const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+    const program = store ? await startPersistentProgram(withWs, store, io, log) : startProgram(withWs, io);
     const code = await withSignals(program.stop, program.done);
     const goals = program.agent.mind.goals.all();
     const count = (status: string) => goals.filter((g) => g.status === status).length;

@@ -2,10 +2,16 @@
  * The CLI's commands by name; each lives in its own file.
  */
 import type { Command } from '../cli.js';
+import { consolidate } from './consolidate.js';
 import { demo } from './demo.js';
+import { events } from './events.js';
 import { plan } from './plan.js';
+import { recall } from './recall.js';
 import { reflect } from './reflect.js';
 import { repl } from './repl.js';
+import { replay } from './replay.js';
+import { resume } from './resume.js';
 import { run } from './run.js';
+import { sessions } from './sessions.js';
 
-export const COMMANDS: Record<string, Command> = { run, demo, plan, reflect, repl };
+export const COMMANDS: Record<string, Command> = { run, resume, demo, plan, reflect, repl, replay, sessions, events, recall, consolidate };

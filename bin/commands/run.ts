@@ -2,8 +2,9 @@
  * `ooda run`: runs the agent over goals from flags and NDJSON signals on
  * stdin, printing events as NDJSON (or a readable log) on stdout.
  */
-import { startProgram, WsServer, type AgentConfig } from '../../streams/index.js';
+import { startPersistentProgram, startProgram, WsServer, type AgentConfig } from '../../streams/index.js';
 import { intFlag, loadConfig, log, parseFlags, UsageError, withSignals, type Command } from '../cli.js';
+import { DEFAULT_DB, storeOptions } from '../store.js';
 
 export const RUN_USAGE = `usage: ooda run [--goal TEXT]... [options]
 
@@ -26,9 +27,13 @@ options:
                       (0: any free port); the run then stays alive until stopped or max cycles
   --host ADDR         address for --ws (default 127.0.0.1; anything else exposes the agent)
   --token TOKEN       control token WebSocket clients need to send signals (default: generated, printed on stderr)
+  --db FILE           SQLite store (default ./ooda.db; :memory: allowed); resumes its latest session
+  --fresh             start a new mind even when the store holds a session
+  --no-db             do not persist
+  --synchronous MODE  normal (default) or full: SQLite's durability of the last commits on power loss
   -h, --help          this help
 
-exit codes: 0 done, 2 usage or config error, 130 SIGINT, 143 SIGTERM`;
+exit codes: 0 done, 1 store error, 2 usage or config error, 130 SIGINT, 143 SIGTERM`;
 
 export const RUN_FLAGS = {
   goal: { type: 'string', multiple: true },
@@ -45,6 +50,10 @@ export const RUN_FLAGS = {
   ws: { type: 'string' },
   host: { type: 'string' },
   token: { type: 'string' },
+  db: { type: 'string' },
+  fresh: { type: 'boolean' },
+  'no-db': { type: 'boolean' },
+  synchronous: { type: 'string' },
 } as const;
 
 /** Where `--ws` should listen, parsed from the flags. */
@@ -59,6 +68,8 @@ export interface RunDefaults {
   files?: string[];
   format?: 'ndjson' | 'pretty';
   readStdin?: boolean;
+  /** Persist to this store unless --no-db; undefined: only when --db is given. */
+  db?: string;
 }
 
 /** Parses `run`-style flags into program options; shared by `run` and `demo`. */
@@ -80,9 +91,12 @@ export function parseRun(argv: string[], defaults: RunDefaults = {}) {
   if (values.token !== undefined && values.token.trim().length < 8) throw new UsageError('--token: use at least 8 characters');
   const ws: WsSpec | undefined =
     wsPort === undefined ? undefined : { port: wsPort, host: values.host ?? '127.0.0.1', ...(values.token === undefined ? {} : { token: values.token }) };
+  if (values['no-db'] && (values.db !== undefined || values.fresh)) throw new UsageError('--no-db cannot be combined with --db or --fresh');
+  const db = values['no-db'] ? undefined : (values.db ?? defaults.db);
   return {
     help: values.help === true,
     ws,
+    store: db === undefined ? undefined : { ...storeOptions(db, values.synchronous), fresh: values.fresh === true },
     options: {
       config,
       goals: [...(defaults.goals ?? []), ...(values.goal ?? [])],
@@ -121,14 +135,16 @@ export const run: Command = {
   summary: 'run the agent over --goal flags and NDJSON on stdin',
   usage: RUN_USAGE,
   async run(argv) {
-    const { help, options, ws } = parseRun(argv);
+    const { help, options, ws, store } = parseRun(argv, { db: DEFAULT_DB });
     if (help) {
       process.stdout.write(`${RUN_USAGE}\n`);
       return 0;
     }
     const server = await listenWs(ws);
-    const program = startProgram({ ...options, ...(server ? { ws: server } : {}) }, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
-    log(`session ${options.session} started (max ${options.config.maxCycles} cycles)`);
+    const withWs = { ...options, ...(server ? { ws: server } : {}) };
+    const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+    const program = store ? await startPersistentProgram(withWs, store, io, log) : startProgram(withWs, io);
+    log(`session ${options.session} started (max ${program.agent.config.maxCycles} cycles)${store ? ` on ${store.db}` : ''}`);
     const code = await withSignals(program.stop, program.done);
     log(`session ${options.session} ended: ${await program.done} after ${program.agent.mind.cycle} cycle(s)`);
     return code;

@@ -3,7 +3,9 @@
  * real pipes. `npm test` builds first.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const OODA = fileURLToPath(new URL('../../dist/bin/ooda.js', import.meta.url));
@@ -15,9 +17,10 @@ export interface CliResult {
   stderr: string;
 }
 
-export function startCli(args: string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
+/** Starts the CLI in `cwd` (default: a fresh temporary folder, so its default ./ooda.db is its own). */
+export function startCli(args: string[], env: Record<string, string> = {}, cwd = mkdtempSync(join(tmpdir(), 'ooda-cli-'))): ChildProcessWithoutNullStreams {
   if (!existsSync(OODA)) throw new Error(`${OODA} is missing: run npm run build (npm test does)`);
-  return spawn(process.execPath, [OODA, ...args], { env: { ...process.env, ...env }, stdio: 'pipe' });
+  return spawn(process.execPath, [OODA, ...args], { env: { ...process.env, ...env }, stdio: 'pipe', cwd });
 }
 
 /** Collects a started CLI's output until it exits (bounded by `timeoutMs`). */

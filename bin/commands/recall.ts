@@ -1,0 +1,41 @@
+/**
+ * `ooda recall --query Q [--top-k K]`: episodic recall (seed 001) on the
+ * latest saved state of the store; prints the episodes as NDJSON, best first.
+ */
+import { Mind } from '../../streams/index.js';
+import { intFlag, parseFlags, UsageError, type Command } from '../cli.js';
+import { DEFAULT_DB, STORE_FLAGS, STORE_USAGE, withStore } from '../store.js';
+
+const USAGE = `usage: ooda recall --query Q [--top-k K] [--db FILE]
+
+Recalls the episodes of the latest saved session state that share most terms
+with the query, best first, as NDJSON.
+
+options:
+  --query Q           what to recall (required)
+  --top-k K           at most K episodes (default 5)
+${STORE_USAGE}
+  -h, --help          this help`;
+
+export const recall: Command = {
+  summary: 'recall episodes from the latest saved session (--query Q --top-k K)',
+  usage: USAGE,
+  async run(argv) {
+    const { values } = parseFlags(argv, { ...STORE_FLAGS, query: { type: 'string' }, 'top-k': { type: 'string' } });
+    if (values.help) {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    if (values.query === undefined || values.query.trim() === '') throw new UsageError('--query: expected the text to recall');
+    const topK = intFlag('top-k', values['top-k'], { min: 1 }) ?? 5;
+    const state = await withStore(values.db, async (store) => {
+      const session = await store.latestSession();
+      const snapshot = session && (await store.snapshot(session.id, 'latest'));
+      if (!snapshot) throw new UsageError(`${values.db ?? DEFAULT_DB} holds no saved session to recall from`);
+      return JSON.parse(snapshot.state) as unknown;
+    });
+    const mind = Mind.fromJSON(state);
+    for (const episode of mind.episodes.recall(values.query, topK)) process.stdout.write(`${JSON.stringify(episode)}\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,35 @@
+/**
+ * Store flags shared by the commands that work on a SQLite store (`--db`,
+ * `--synchronous`) and a helper that opens the store for a read/query command
+ * and always closes it.
+ */
+import { SqliteStore, type StoreOptions } from '../streams/index.js';
+import { UsageError } from './cli.js';
+
+/** The store `ooda run` and the store commands use unless `--db` says otherwise. */
+export const DEFAULT_DB = './ooda.db';
+
+export const STORE_FLAGS = {
+  db: { type: 'string' },
+} as const;
+
+export const STORE_USAGE = `  --db FILE           SQLite store (default ${DEFAULT_DB})`;
+
+/** Store options from the `--db` and `--synchronous` flags. */
+export function storeOptions(db: string, synchronous: string | undefined): StoreOptions & { db: string } {
+  if (db.trim() === '') throw new UsageError('--db: expected a file name (or :memory:)');
+  if (synchronous !== undefined && synchronous !== 'normal' && synchronous !== 'full') {
+    throw new UsageError(`--synchronous: expected normal or full, got ${JSON.stringify(synchronous)}`);
+  }
+  return { db, ...(synchronous ? { synchronous } : {}) };
+}
+
+/** Opens the store, runs `work` on it and closes it, even when `work` fails. */
+export async function withStore<T>(db: string | undefined, work: (store: SqliteStore) => Promise<T>): Promise<T> {
+  const store = await SqliteStore.open(storeOptions(db ?? DEFAULT_DB, undefined).db);
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}

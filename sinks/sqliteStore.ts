@@ -1,0 +1,346 @@
+/**
+ * The SQLite store: one file (or `:memory:`) holding sessions, the signal log
+ * (the replay log), every event, mind snapshots and query tables (goals,
+ * episodes, triples, provenance). Uses the asynchronous `sqlite3` driver with
+ * WAL and `synchronous=NORMAL` (or FULL). Every driver error is translated into
+ * a {@link StoreError} that names the file and says what to do (read-only,
+ * full, locked, not a database).
+ *
+ * Writes go through {@link SqliteStore.write}: one transaction per call, rows
+ * grouped by table into multi-row `INSERT … VALUES (…),(…)` statements of up
+ * to `batchSize` rows (the async driver's per-call cost dominates otherwise).
+ */
+import sqlite3 from 'sqlite3';
+import { MIGRATIONS, SCHEMA_VERSION } from './storeSchema.js';
+
+export type Synchronous = 'normal' | 'full';
+
+export interface StoreOptions {
+  /** `synchronous` pragma: NORMAL (default; WAL keeps the file consistent, the last commits may be lost on power loss) or FULL. */
+  synchronous?: Synchronous;
+  /** How long to wait for another process's lock before failing, in ms. Default 2000. */
+  busyTimeoutMs?: number;
+  /** Rows per multi-row INSERT statement. Default 500. */
+  batchSize?: number;
+}
+
+/** A store failure with a message a user can act on; `code` is SQLite's (e.g. SQLITE_READONLY). */
+export class StoreError extends Error {
+  override name = 'StoreError';
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The tables rows are inserted into, with their columns in order. */
+export const INSERT_COLUMNS = {
+  sessions: ['id', 'started_at', 'status', 'resumed_from', 'first_seq', 'start_cycle', 'config'],
+  signals: ['id', 'session', 'at', 'type', 'body'],
+  events: ['seq', 'session', 'cycle', 'at', 'kind', 'body'],
+  snapshots: ['id', 'session', 'at', 'cycle', 'signal_id', 'reason', 'state'],
+  provenance: ['seq', 'session', 'cycle', 'at', 'goal_id', 'tool', 'score', 'breakdown', 'status', 'progress'],
+} as const;
+export type InsertTable = keyof typeof INSERT_COLUMNS;
+
+/** One write: an insert of a row (values in {@link INSERT_COLUMNS} order) or a statement run after the inserts. */
+export type WriteOp =
+  | { table: InsertTable; values: unknown[] }
+  | { sql: string; params: unknown[] };
+
+/** Tables inserted before the others in a transaction, so statements that follow can rely on them. */
+const INSERT_ORDER: InsertTable[] = ['sessions', 'signals', 'events', 'provenance', 'snapshots'];
+
+export interface SessionRow {
+  id: string;
+  started_at: number;
+  ended_at: number | null;
+  status: 'running' | 'ended' | 'crashed';
+  reason: string | null;
+  resumed_from: string | null;
+  first_seq: number;
+  start_cycle: number;
+  cycles: number | null;
+  config: string;
+}
+
+export interface SnapshotRow {
+  id: number;
+  session: string;
+  at: number;
+  cycle: number;
+  signal_id: number;
+  reason: string;
+  state: string;
+}
+
+export interface SignalRow {
+  id: number;
+  session: string;
+  at: number;
+  type: string;
+  body: string;
+}
+
+export interface EventRow {
+  seq: number;
+  session: string;
+  cycle: number;
+  at: number;
+  kind: string;
+  body: string;
+}
+
+export interface EventQuery {
+  session?: string;
+  kind?: string;
+  limit?: number;
+}
+
+export class SqliteStore {
+  private readonly statements = new Map<string, sqlite3.Statement>();
+  private closed = false;
+  readonly batchSize: number;
+
+  private constructor(
+    readonly file: string,
+    private readonly db: sqlite3.Database,
+    options: StoreOptions,
+  ) {
+    this.batchSize = options.batchSize ?? 500;
+  }
+
+  /**
+   * Opens (creating if needed) and migrates the store. Fails with a
+   * {@link StoreError} when the file cannot be written, is locked, is not a
+   * database or was written by a newer version.
+   */
+  static async open(file: string, options: StoreOptions = {}): Promise<SqliteStore> {
+    const db = await new Promise<sqlite3.Database>((resolve, reject) => {
+      const handle: sqlite3.Database = new sqlite3.Database(file, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE, (error) =>
+        error ? reject(translate(error, file, 'open')) : resolve(handle),
+      );
+    });
+    db.configure('busyTimeout', options.busyTimeoutMs ?? 2000);
+    const store = new SqliteStore(file, db, options);
+    try {
+      await store.run('PRAGMA journal_mode = WAL');
+      await store.run(`PRAGMA synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+      await store.migrate();
+    } catch (error) {
+      await store.close().catch(() => undefined);
+      throw error;
+    }
+    return store;
+  }
+
+  /** Applies the missing migrations; also proves the file is writable (it always writes `user_version`). */
+  private async migrate(): Promise<void> {
+    await this.run('BEGIN IMMEDIATE');
+    try {
+      const { user_version: version } = (await this.get<{ user_version: number }>('PRAGMA user_version'))!;
+      if (version > SCHEMA_VERSION) {
+        throw new StoreError(`${this.file} has schema version ${version}, newer than this program's ${SCHEMA_VERSION}: upgrade ooda-rx`, 'SCHEMA');
+      }
+      for (let v = version; v < SCHEMA_VERSION; v++) await this.execScript(MIGRATIONS[v]!);
+      await this.run(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+      await this.run('COMMIT');
+    } catch (error) {
+      await this.run('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Writes the ops in one transaction: inserts grouped by table into multi-row statements, then the other statements in order. */
+  async write(ops: readonly WriteOp[]): Promise<void> {
+    const inserts = new Map<InsertTable, unknown[][]>();
+    const statements: { sql: string; params: unknown[] }[] = [];
+    for (const op of ops) {
+      if ('table' in op) {
+        const rows = inserts.get(op.table);
+        if (rows) rows.push(op.values);
+        else inserts.set(op.table, [op.values]);
+      } else statements.push(op);
+    }
+    await this.run('BEGIN IMMEDIATE');
+    try {
+      for (const table of INSERT_ORDER) {
+        const rows = inserts.get(table);
+        if (!rows) continue;
+        for (let start = 0; start < rows.length; start += this.batchSize) {
+          const chunk = rows.slice(start, start + this.batchSize);
+          await this.insertRows(table, chunk);
+        }
+      }
+      for (const { sql, params } of statements) await this.run(sql, params);
+      await this.run('COMMIT');
+    } catch (error) {
+      await this.run('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private insertRows(table: InsertTable, rows: unknown[][]): Promise<void> {
+    const columns = INSERT_COLUMNS[table];
+    const params = rows.flat();
+    const group = `(${columns.map(() => '?').join(',')})`;
+    const sql = `INSERT INTO ${table} (${columns.join(',')}) VALUES ${Array(rows.length).fill(group).join(',')}`;
+    if (rows.length !== this.batchSize) return this.run(sql, params);
+    let statement = this.statements.get(table);
+    if (!statement) this.statements.set(table, (statement = this.db.prepare(sql)));
+    const prepared = statement;
+    return new Promise((resolve, reject) => {
+      prepared.run(params, (error: Error | null) => (error ? reject(translate(error, this.file, `insert into ${table}`)) : resolve()));
+    });
+  }
+
+  /** The newest session that has a snapshot (the one `resume` continues), or undefined. */
+  latestSession(): Promise<SessionRow | undefined> {
+    return this.get<SessionRow>(
+      'SELECT * FROM sessions WHERE EXISTS (SELECT 1 FROM snapshots WHERE snapshots.session = sessions.id) ORDER BY rowid DESC LIMIT 1',
+    );
+  }
+
+  session(id: string): Promise<SessionRow | undefined> {
+    return this.get<SessionRow>('SELECT * FROM sessions WHERE id = ?', [id]);
+  }
+
+  /** Every session, oldest first, with its event, signal and snapshot counts and last cycle. */
+  sessions(): Promise<(SessionRow & { events: number; signals: number; snapshots: number; last_cycle: number | null })[]> {
+    return this.all(`
+      SELECT s.*,
+        (SELECT count(*) FROM events e WHERE e.session = s.id) AS events,
+        (SELECT count(*) FROM signals g WHERE g.session = s.id) AS signals,
+        (SELECT count(*) FROM snapshots p WHERE p.session = s.id) AS snapshots,
+        (SELECT max(cycle) FROM events e WHERE e.session = s.id) AS last_cycle
+      FROM sessions s ORDER BY s.rowid`);
+  }
+
+  /** The session's first (`first = true`: the state it started from) or latest snapshot. */
+  snapshot(session: string, which: 'first' | 'latest'): Promise<SnapshotRow | undefined> {
+    return this.get<SnapshotRow>(`SELECT * FROM snapshots WHERE session = ? ORDER BY id ${which === 'first' ? 'ASC' : 'DESC'} LIMIT 1`, [session]);
+  }
+
+  /** The session's signals after the given id, in the order they entered. */
+  signals(session: string, afterId = 0): Promise<SignalRow[]> {
+    return this.all<SignalRow>('SELECT * FROM signals WHERE session = ? AND id > ? ORDER BY id', [session, afterId]);
+  }
+
+  /** Events in seq order, filtered by session and kind, at most `limit`. */
+  events(query: EventQuery = {}): Promise<EventRow[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (query.session !== undefined) where.push('session = ?'), params.push(query.session);
+    if (query.kind !== undefined) where.push('kind = ?'), params.push(query.kind);
+    const limit = query.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(query.limit))}` : '';
+    return this.all<EventRow>(`SELECT * FROM events${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY seq${limit}`, params);
+  }
+
+  /** The next free ids: event seq, signal id and snapshot id. */
+  async nextIds(): Promise<{ seq: number; signal: number; snapshot: number }> {
+    const row = (await this.get<{ seq: number; signal: number; snapshot: number }>(
+      'SELECT (SELECT coalesce(max(seq), 0) FROM events) AS seq, (SELECT coalesce(max(id), 0) FROM signals) AS signal, (SELECT coalesce(max(id), 0) FROM snapshots) AS snapshot',
+    ))!;
+    return { seq: row.seq + 1, signal: row.signal + 1, snapshot: row.snapshot + 1 };
+  }
+
+  /** `PRAGMA integrity_check`: "ok" or the problems found. */
+  async integrityCheck(): Promise<string> {
+    const rows = await this.all<{ integrity_check: string }>('PRAGMA integrity_check');
+    return rows.map((r) => r.integrity_check).join('; ');
+  }
+
+  /** Runs one statement (for writes outside {@link write}, e.g. marking a session). */
+  run(sql: string, params: unknown[] = []): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.db.run(sql, params, (error: Error | null) => (error ? reject(translate(error, this.file, describe(sql))) : resolve()));
+    });
+  }
+
+  get<T>(sql: string, params: unknown[] = []): Promise<T | undefined> {
+    return new Promise((resolve, reject) => {
+      this.db.get(sql, params, (error: Error | null, row: T | undefined) => (error ? reject(translate(error, this.file, describe(sql))) : resolve(row)));
+    });
+  }
+
+  all<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+    return new Promise((resolve, reject) => {
+      this.db.all(sql, params, (error: Error | null, rows: T[]) => (error ? reject(translate(error, this.file, describe(sql))) : resolve(rows)));
+    });
+  }
+
+  private execScript(sql: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.db.exec(sql, (error: Error | null) => (error ? reject(translate(error, this.file, 'migrate')) : resolve()));
+    });
+  }
+
+  /** Closes the file (finalising cached statements); safe to call twice. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const statement of this.statements.values()) await new Promise<void>((resolve) => statement.finalize(() => resolve()));
+    this.statements.clear();
+    await new Promise<void>((resolve, reject) => this.db.close((error) => (error ? reject(translate(error, this.file, 'close')) : resolve())));
+  }
+}
+
+/** The parts of a mind state the query tables show. */
+export interface QueryableState {
+  goals: { id: string; description: string; criteria: string; priority: number; status: string; parentId?: string }[];
+  episodes: { id: string; at: number; goalId: string; summary: string; learnings: string[]; tools: string[] }[];
+  graph: { triples: { subject: string; predicate: string; object: string; confidence: number }[] };
+}
+
+/** Statements that replace a session's rows in `goals`, `episodes` and `triples` with those of a saved state. */
+export function queryTableOps(session: string, snapshotId: number, state: QueryableState): WriteOp[] {
+  const each = (table: string, columns: string, select: string, rows: unknown[]): WriteOp[] => [
+    { sql: `DELETE FROM ${table} WHERE session = ?`, params: [session] },
+    { sql: `INSERT INTO ${table} (${columns}) SELECT ?, ${select} FROM json_each(?)`, params: [session, JSON.stringify(rows)] },
+  ];
+  return [
+    ...each(
+      'goals',
+      'session, id, description, criteria, priority, status, parent_id, snapshot_id',
+      `value->>'id', value->>'description', value->>'criteria', value->>'priority', value->>'status', value->>'parentId', ${snapshotId}`,
+      state.goals,
+    ),
+    ...each(
+      'episodes',
+      'session, id, at, goal_id, summary, learnings, tools',
+      `value->>'id', value->>'at', value->>'goalId', value->>'summary', value->'learnings', value->'tools'`,
+      state.episodes,
+    ),
+    ...each(
+      'triples',
+      'session, subject, predicate, object, confidence',
+      `value->>'subject', value->>'predicate', value->>'object', value->>'confidence'`,
+      state.graph.triples,
+    ),
+  ];
+}
+
+function describe(sql: string): string {
+  return sql.trim().split(/\s+/).slice(0, 3).join(' ');
+}
+
+/** Turns a driver error into a {@link StoreError} that says what happened to which file and what to do. */
+export function translate(error: Error, file: string, doing: string): StoreError {
+  if (error instanceof StoreError) return error;
+  const code = (error as Error & { code?: string }).code ?? 'SQLITE_ERROR';
+  const detail = error.message.replace(/^SQLITE_\w+: /, '');
+  const where = file === ':memory:' ? 'the in-memory store' : file;
+  const hint: Record<string, string> = {
+    SQLITE_READONLY: `${where} is read-only (${detail}): check the permissions of the file and its folder, or pass another --db`,
+    SQLITE_FULL: `${where}: the disk or the database's size limit is full (${detail}): free space or pass another --db`,
+    SQLITE_BUSY: `${where} is locked by another process (${detail}): is another ooda running on it? Stop it or pass another --db`,
+    SQLITE_LOCKED: `${where} is locked (${detail}): is another ooda running on it? Stop it or pass another --db`,
+    SQLITE_CANTOPEN: `cannot open ${where} (${detail}): check that its folder exists and is writable`,
+    SQLITE_NOTADB: `${where} is not an SQLite database (${detail}): pass another --db`,
+    SQLITE_CORRUPT: `${where} is corrupt (${detail}): restore it from a backup or pass another --db`,
+    SQLITE_IOERR: `${where}: I/O error (${detail}): check the disk`,
+  };
+  return new StoreError(`store: ${doing}: ${hint[code] ?? `${where}: ${detail}`}`, code);
+}

@@ -1,0 +1,170 @@
+/**
+ * toSqlite: the store's sink. Subscribe it to the event stream; it also takes
+ * other rows (signals, snapshots, sessions) through `write`, so everything
+ * lands in one ordered queue and is committed in the same transactions.
+ *
+ * Rows are queued and written in one transaction per flush (multi-row
+ * `INSERT … VALUES (…),(…)` statements, see {@link SqliteStore.write}): a
+ * flush starts when `batchSize` rows are queued or `flushMs` after the first
+ * queued row, whichever comes first; one transaction is in flight at a time.
+ * An `action` event also becomes a `provenance` row, joined with the decision
+ * that chose its tool.
+ *
+ * Backpressure: the queue is bounded by `maxQueued` rows. When it reaches that,
+ * `saturated$` emits true; the agent holds its driver (no new cycles) and the
+ * program pauses stdin until the queue has drained below half, when it emits
+ * false. Memory is therefore bounded by `maxQueued` plus what one burst of
+ * cycles or one input chunk adds, never by the run's length.
+ *
+ * A write error is never a silent drop: the rows stay queued and are retried
+ * every `flushMs`; the error is written to stderr and passed to `onError` (the
+ * program injects it into the agent as an `error` event) once per distinct
+ * failure. `flushed()` rejects with it when the rows still cannot be written.
+ *
+ *   events:       --a-b-c----------d--|
+ *   toSqlite():   -------[abc]-----[d]|    (one transaction per flush; the last on completion)
+ *
+ * Options: batchSize (500), flushMs (50), maxQueued (50 000), scheduler
+ * (asyncScheduler, for the flush timer), onError, log (stderr).
+ */
+import { asyncScheduler, Subject, type Observable, type Observer, type SchedulerLike, type Subscription } from 'rxjs';
+import type { AgentEvent, EventOf } from '../streams/events.js';
+import { StoreError, translate, type SqliteStore, type WriteOp } from './sqliteStore.js';
+
+export interface SqliteSinkOptions {
+  /** Rows that start a flush at once. Default 500. */
+  batchSize?: number;
+  /** Longest a queued row waits before a flush starts, in ms: the loss window on a crash. Default 50. */
+  flushMs?: number;
+  /** Queue bound: at this many pending rows the sink is saturated. Default 50 000. */
+  maxQueued?: number;
+  /** Clock for the flush timer. Default asyncScheduler. */
+  scheduler?: SchedulerLike;
+  /** Called once per distinct write failure (besides the stderr line). */
+  onError?: (error: StoreError) => void;
+  /** Where failure lines go. Default: stderr. */
+  log?: (line: string) => void;
+}
+
+export interface SqliteSink extends Observer<AgentEvent> {
+  /** Queues a row or statement (signals, snapshots, session rows) behind what is already queued. */
+  write(op: WriteOp): void;
+  /** Rows queued or being written. */
+  readonly pending: number;
+  /** Emits true when the queue fills up (see the module doc) and false once it has drained below half. */
+  readonly saturated$: Observable<boolean>;
+  /** Writes everything queued so far; if that fails, stops retrying and rejects with the store's error. */
+  flushed(): Promise<void>;
+}
+
+export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): SqliteSink {
+  const batchSize = options.batchSize ?? 500;
+  const flushMs = options.flushMs ?? 50;
+  const maxQueued = options.maxQueued ?? 50_000;
+  const scheduler = options.scheduler ?? asyncScheduler;
+  const log = options.log ?? ((line: string) => process.stderr.write(`ooda: ${line}\n`));
+  const saturated$ = new Subject<boolean>();
+  let saturated = false;
+  const decisions = new Map<string, EventOf<'decision'>>();
+  let queue: WriteOp[] = [];
+  let inFlight = 0;
+  let writing: Promise<void> | undefined;
+  let timer: Subscription | undefined;
+  let failure: StoreError | undefined;
+
+  const pending = (): number => queue.length + inFlight;
+  const updateSaturation = (): void => {
+    const n = pending();
+    const full = saturated ? n >= maxQueued / 2 : n >= maxQueued;
+    if (full === saturated) return;
+    saturated = full;
+    saturated$.next(full);
+  };
+  const scheduleFlush = (): void => {
+    if (!timer && !writing && queue.length > 0) timer = scheduler.schedule(flush, flushMs);
+  };
+  const enqueue = (op: WriteOp): void => {
+    queue.push(op);
+    if (queue.length >= batchSize) flush();
+    else scheduleFlush();
+    updateSaturation();
+  };
+
+  function flush(): void {
+    timer?.unsubscribe();
+    timer = undefined;
+    if (writing || queue.length === 0) return;
+    const batch = queue;
+    queue = [];
+    inFlight = batch.length;
+    writing = store.write(batch).then(
+      () => {
+        inFlight = 0;
+        writing = undefined;
+        if (failure) log(`store: writing works again; ${batch.length} delayed row(s) written`);
+        failure = undefined;
+        updateSaturation();
+        if (queue.length >= batchSize) flush();
+        else scheduleFlush();
+      },
+      (error: Error) => {
+        const storeError = translate(error, store.file, 'write');
+        queue = batch.concat(queue);
+        inFlight = 0;
+        writing = undefined;
+        if (failure?.message !== storeError.message) {
+          log(`${storeError.message} (${queue.length} row(s) kept in memory; retrying every ${flushMs} ms)`);
+          options.onError?.(storeError);
+        }
+        failure = storeError;
+        updateSaturation();
+        scheduleFlush();
+      },
+    );
+  }
+
+  const onEvent = (event: AgentEvent): void => {
+    const { kind, seq, session, cycle, at, ...body } = event;
+    enqueue({ table: 'events', values: [seq, session, cycle, at, kind, JSON.stringify(body)] });
+    if (event.kind === 'decision') decisions.set(event.goalId, event);
+    else if (event.kind === 'action') {
+      const decision = decisions.get(event.goalId);
+      decisions.delete(event.goalId);
+      const chose = decision && decision.tool === event.tool ? decision : undefined;
+      enqueue({
+        table: 'provenance',
+        values: [seq, session, cycle, at, event.goalId, event.tool, chose?.score ?? null, chose?.breakdown ?? null, event.status, event.progress],
+      });
+    }
+  };
+
+  return {
+    next: onEvent,
+    error(error) {
+      log(`event stream failed: ${error instanceof Error ? error.message : String(error)}`);
+      flush();
+    },
+    complete: flush,
+    write: enqueue,
+    get pending() {
+      return pending();
+    },
+    saturated$: saturated$.asObservable(),
+    async flushed() {
+      for (;;) {
+        if (writing) {
+          await writing;
+          continue;
+        }
+        if (queue.length === 0) return;
+        flush();
+        await writing;
+        if (failure) {
+          timer?.unsubscribe();
+          timer = undefined;
+          throw failure;
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,230 @@
+/**
+ * A persistent session: what `ooda run --db FILE` and `ooda resume` wire
+ * around the agent (seed 001's session persistence, seed 004's auto-save and
+ * shutdown save).
+ *
+ * - Opening: with `fresh`, a new session starts from a fresh mind. Otherwise
+ *   the latest session is continued: its last snapshot is restored and, when
+ *   it did not end cleanly (a crash), the signals it recorded after that
+ *   snapshot are re-applied on virtual time, so the state is what the store
+ *   acknowledged. Its cycle count and the event `seq` continue.
+ * - Recording: every signal as its pass begins (the replay log), every event,
+ *   and a snapshot of the whole mind on the `save` command, every
+ *   `autoSaveMs` on the heartbeat, and on exit. A snapshot is taken as the
+ *   `save` command or heartbeat enters, so it is the state after every earlier
+ *   signal: `resume` re-applies exactly the signals recorded after it.
+ * - Closing: final snapshot, the session's end, a last flush, then the file is
+ *   closed.
+ */
+import { StoreError, SqliteStore, queryTableOps, type SessionRow, type StoreOptions } from '../sinks/sqliteStore.js';
+import { toSqlite, type SqliteSink, type SqliteSinkOptions } from '../sinks/toSqlite.js';
+import type { Observable } from 'rxjs';
+import { AgentConfig } from './config.js';
+import type { Agent, AgentOptions, Entering } from './createAgent.js';
+import type { AgentEvent } from './events.js';
+import { startProgram, type ProgramIO, type ProgramOptions, type RunningProgram } from './program.js';
+import { rerun } from './replay.js';
+import { saveCommand } from './saveCommand.js';
+
+export interface PersistenceOptions extends StoreOptions, Omit<SqliteSinkOptions, 'onError' | 'scheduler'> {
+  /** The store file (`:memory:` allowed). */
+  db: string;
+  /** Start a new mind even when the store holds a session. */
+  fresh: boolean;
+}
+
+export interface PersistenceContext {
+  /** The new session's id. */
+  session: string;
+  config: AgentConfig;
+  /** Tools, watchers and commands of the run, used to re-apply a crashed session's signals. */
+  agent?: Omit<AgentOptions, 'config' | 'session' | 'scheduler' | 'firstSeq' | 'onEnter'>;
+  /** Where progress lines go (stderr in the CLI). */
+  log: (line: string) => void;
+}
+
+/** What a resumed session continued from. */
+export interface Resumed {
+  from: string;
+  cycle: number;
+  /** Signals re-applied after the last snapshot (a crashed session's tail). */
+  reapplied: number;
+}
+
+export class Persistence {
+  private agent: Agent | undefined;
+  private nextSignal: number;
+  private nextSnapshot: number;
+  private lastSaveAt = 0;
+  readonly sink: SqliteSink;
+
+  private constructor(
+    readonly store: SqliteStore,
+    private readonly options: PersistenceOptions,
+    private readonly context: PersistenceContext,
+    /** The configuration to run with: on resume, `maxCycles` counts from the restored cycle. */
+    readonly config: AgentConfig,
+    readonly firstSeq: number,
+    ids: { signal: number; snapshot: number },
+    private readonly restored: unknown,
+    readonly resumed: Resumed | undefined,
+    private readonly crashed: string | undefined,
+  ) {
+    this.nextSignal = ids.signal;
+    this.nextSnapshot = ids.snapshot;
+    this.sink = toSqlite(store, {
+      ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
+      ...(options.flushMs !== undefined ? { flushMs: options.flushMs } : {}),
+      ...(options.maxQueued !== undefined ? { maxQueued: options.maxQueued } : {}),
+      onError: (error) =>
+        this.agent?.inject({ type: 'error', depth: 0, meta: { source: 'store' }, message: error.message, severity: 'transient' }),
+    });
+  }
+
+  /**
+   * Opens the store and decides where the session starts: fresh, or from the
+   * latest session (restoring a crashed one's acknowledged state).
+   */
+  static async open(options: PersistenceOptions, context: PersistenceContext): Promise<Persistence> {
+    const store = await SqliteStore.open(options.db, options);
+    try {
+      const ids = await store.nextIds();
+      const latest = options.fresh ? undefined : await store.latestSession();
+      if (!latest) return new Persistence(store, options, context, context.config, ids.seq, ids, undefined, undefined, undefined);
+      const { state, reapplied } = await restoreState(store, latest, context);
+      const cycle = (state as { cycle: number }).cycle;
+      const config = { ...context.config, maxCycles: cycle + context.config.maxCycles };
+      const crashed = latest.status === 'running' ? latest.id : undefined;
+      return new Persistence(store, options, context, config, ids.seq, ids, state, { from: latest.id, cycle, reapplied }, crashed);
+    } catch (error) {
+      await store.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** The agent's options with the session's added: the first seq, the `save` command and the signal recorder. */
+  agentOptions<O extends Pick<AgentOptions, 'commands'>>(base?: O): O & Pick<AgentOptions, 'firstSeq' | 'commands' | 'onEnter'> {
+    return {
+      ...(base as O),
+      firstSeq: this.firstSeq,
+      commands: [...(base?.commands ?? []), saveCommand],
+      onEnter: (entering: Entering) => this.onEnter(entering),
+    };
+  }
+
+  /** Backpressure for the agent (`AgentSources.hold`). */
+  get hold$(): Observable<boolean> {
+    return this.sink.saturated$;
+  }
+
+  /**
+   * Binds the agent before its run is connected: restores the mind when
+   * resuming, records the session row and the state it starts from, and
+   * subscribes the sink to the events.
+   */
+  attach(agent: Agent, events$: Observable<AgentEvent>): void {
+    this.agent = agent;
+    if (this.restored !== undefined) agent.mind.restore(this.restored);
+    const now = agent.runtime.now();
+    if (this.crashed) this.sink.write({ sql: "UPDATE sessions SET status = 'crashed', reason = 'did not stop cleanly' WHERE id = ?", params: [this.crashed] });
+    this.sink.write({
+      table: 'sessions',
+      values: [agent.session, now, 'running', this.resumed?.from ?? null, this.firstSeq, agent.mind.cycle, JSON.stringify(this.config)],
+    });
+    this.snapshot(this.resumed ? 'resumed' : 'start');
+    events$.subscribe(this.sink);
+  }
+
+  /** After the run: final snapshot, the session's end, a last flush; then closes the store. */
+  async close(reason: string): Promise<void> {
+    try {
+      const agent = this.agent;
+      if (agent) {
+        this.snapshot('exit');
+        this.sink.write({
+          sql: "UPDATE sessions SET status = 'ended', ended_at = ?, reason = ?, cycles = ? WHERE id = ?",
+          params: [agent.runtime.now(), reason, agent.mind.cycle, agent.session],
+        });
+      }
+      await this.sink.flushed();
+    } finally {
+      await this.store.close();
+    }
+  }
+
+  private onEnter(entering: Entering): void {
+    if ('rejected' in entering) {
+      // Replay perceives the line again, so it is fed at the time it was perceived.
+      const { at, source, line, reason, preview } = entering.rejected;
+      this.recordSignal(at, 'rejected', { source, line, reason, preview });
+      return;
+    }
+    const now = this.agent!.runtime.now();
+    const signal = entering.signal;
+    if (signal.type === 'command' && signal.command === 'save') this.snapshot('save command');
+    else if (signal.type === 'heartbeat' && this.config.autoSaveMs > 0 && now - this.lastSaveAt >= this.config.autoSaveMs) this.snapshot('auto-save');
+    this.recordSignal(now, signal.type, signal);
+  }
+
+  private recordSignal(at: number, type: string, body: unknown): void {
+    this.sink.write({ table: 'signals', values: [this.nextSignal++, this.agent!.session, at, type, JSON.stringify(body)] });
+  }
+
+  /** Queues a snapshot of the whole mind, as of after the last recorded signal, and refreshes the query tables. */
+  private snapshot(reason: string): void {
+    const agent = this.agent!;
+    const state = agent.mind.toJSON();
+    const id = this.nextSnapshot++;
+    const now = agent.runtime.now();
+    this.lastSaveAt = now;
+    this.sink.write({ table: 'snapshots', values: [id, agent.session, now, state.cycle, this.nextSignal - 1, reason, JSON.stringify(state)] });
+    for (const op of queryTableOps(agent.session, id, state)) this.sink.write(op);
+  }
+}
+
+/** The latest snapshot of a session plus, if it crashed, the signals it recorded after it, re-applied. */
+async function restoreState(store: SqliteStore, session: SessionRow, context: PersistenceContext): Promise<{ state: unknown; reapplied: number }> {
+  const snapshot = await store.snapshot(session.id, 'latest');
+  if (!snapshot) throw new StoreError(`store: session ${session.id} has no snapshot`, 'NO_SNAPSHOT');
+  const tail = await store.signals(session.id, snapshot.signal_id);
+  if (tail.length === 0) return { state: JSON.parse(snapshot.state), reapplied: 0 };
+  const { agent } = rerun(
+    {
+      session: session.id,
+      config: AgentConfig.parse(JSON.parse(session.config)),
+      firstSeq: 0,
+      base: JSON.parse(snapshot.state),
+      startAt: snapshot.at,
+      signals: tail,
+    },
+    { ...context.agent, commands: [...(context.agent?.commands ?? []), saveCommand] },
+  );
+  context.log(`session ${session.id}: re-applied ${tail.length} signal(s) recorded after its last snapshot (cycle ${snapshot.cycle})`);
+  return { state: agent.mind.toJSON(), reapplied: tail.length };
+}
+
+/**
+ * Opens the store and starts the program on it: resumes the latest session
+ * unless `fresh` (saying so through `log`), or fails when `requireSession` and
+ * the store holds none (`ooda resume`).
+ */
+export async function startPersistentProgram(
+  program: ProgramOptions,
+  store: Omit<PersistenceOptions, 'fresh'> & { fresh?: boolean; requireSession?: boolean },
+  io: ProgramIO,
+  log: (line: string) => void,
+): Promise<RunningProgram> {
+  const persistence = await Persistence.open(
+    { ...store, fresh: store.fresh ?? false },
+    { session: program.session, config: program.config, log, ...(program.agent ? { agent: program.agent } : {}) },
+  );
+  const { resumed } = persistence;
+  if (store.requireSession && !resumed) {
+    await persistence.store.close();
+    throw new StoreError(`store: ${store.db} holds no session to resume (start one with 'ooda run --db ${store.db}')`, 'NO_SESSION');
+  }
+  if (resumed) {
+    log(`${store.db} holds session ${resumed.from}: resuming it at cycle ${resumed.cycle} as session ${program.session} (--fresh starts a new mind)`);
+  }
+  return startProgram({ ...program, config: persistence.config, persistence }, io);
+}

@@ -1,0 +1,187 @@
+import test from 'ava';
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { events, finished, OODA, runCli, startCli, type CliResult } from './helpers/cli.js';
+import { holdWriteLock } from './helpers/lock.js';
+
+const tempDir = (): string => mkdtempSync(join(tmpdir(), 'ooda-session-'));
+const NEVER_DONE = { OODA_STALL_THRESHOLD: '1000000' };
+
+function query<T>(file: string, sql: string): T[] {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare(sql).all() as T[];
+  } finally {
+    db.close();
+  }
+}
+
+/** Waits (bounded) until the text collected from a stream matches. */
+async function until(read: () => string, pattern: RegExp, timeoutMs = 20_000): Promise<void> {
+  for (let waited = 0; !pattern.test(read()); waited += 20) {
+    if (waited > timeoutMs) throw new Error(`timed out waiting for ${pattern}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function storedEvents(file: string, session?: string): Record<string, unknown>[] {
+  const where = session ? ` WHERE session = '${session}'` : '';
+  return query<{ seq: number; session: string; cycle: number; at: number; kind: string; body: string }>(file, `SELECT * FROM events${where} ORDER BY seq`).map(
+    (r) => ({ kind: r.kind, seq: r.seq, session: r.session, cycle: r.cycle, at: r.at, ...(JSON.parse(r.body) as object) }),
+  );
+}
+
+test('SIGTERM mid-run: every accepted signal and every emitted event is in the store; auto-save runs on the heartbeat', async (t) => {
+  const db = join(tempDir(), 'run.db');
+  const child = startCli(['run', '--db', db, '--pace', '2', '--max-cycles', '100000', '--heartbeat', '50', '--goal', 'Find qzx wvy'], { ...NEVER_DONE, OODA_AUTO_SAVE_MS: '100' });
+  const result = finished(child);
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  for (let i = 1; i <= 20; i++) child.stdin.write(`{"type":"fact","subject":"s${i}","predicate":"p","object":"o${i}"}\n`);
+  await until(() => out, /"line":20/);
+  await until(() => out, /"beat":5}/);
+  child.kill('SIGTERM');
+  const { code, stdout, stderr } = await result;
+  t.is(code, 143, stderr);
+  const printed = events(stdout);
+  t.deepEqual(storedEvents(db), printed, 'the store holds exactly the events printed, in order');
+  t.like(printed.at(-1), { kind: 'session', state: 'stopped', reason: 'SIGTERM' });
+  const facts = query<{ body: string }>(db, "SELECT body FROM signals WHERE type = 'fact' ORDER BY id").map((r) => JSON.parse(r.body) as { meta: { line: number } });
+  t.deepEqual(facts.map((f) => f.meta.line), Array.from({ length: 20 }, (_, i) => i + 1));
+  t.true(query(db, "SELECT 1 FROM signals WHERE type = 'tick'").length > 0, 'driver ticks are recorded');
+  t.like(query<Record<string, unknown>>(db, 'SELECT status, reason FROM sessions')[0], { status: 'ended', reason: 'SIGTERM' });
+  const saves = query<{ reason: string }>(db, 'SELECT reason FROM snapshots ORDER BY id').map((r) => r.reason);
+  t.is(saves[0], 'start');
+  t.true(saves.includes('auto-save'), saves.join(', '));
+  t.is(saves.at(-1), 'exit');
+});
+
+test('kill -9 mid-run: the file is intact and resume restores the last snapshot plus the signals recorded after it', async (t) => {
+  const db = join(tempDir(), 'crash.db');
+  // stdin stays open, so the run outlives its goal: it is killed while idle, well after the last flush.
+  const child = startCli(['run', '--db', db, '--max-cycles', '1000000', '--heartbeat', '0', '--goal', 'Find qzx wvy'], NEVER_DONE);
+  const result = finished(child);
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  for (let i = 1; i <= 10; i++) child.stdin.write(`{"type":"fact","subject":"s${i}","predicate":"p","object":"o${i}"}\n`);
+  await until(() => out, /"line":10}/);
+  const committedFacts = () => String(query<{ n: number }>(db, "SELECT count(*) AS n FROM signals WHERE type = 'fact'")[0]!.n);
+  await until(committedFacts, /^10$/);
+  child.kill('SIGKILL');
+  t.is((await result).signal, 'SIGKILL');
+  t.deepEqual(query(db, 'PRAGMA integrity_check'), [{ integrity_check: 'ok' }]);
+  const crashed = query<{ id: string }>(db, 'SELECT id FROM sessions')[0]!.id;
+  t.deepEqual(query(db, 'SELECT reason FROM snapshots'), [{ reason: 'start' }], 'only the starting state was saved');
+  const storedTicks = query<{ n: number }>(db, "SELECT count(*) AS n FROM signals WHERE type = 'tick'")[0]!.n;
+  t.true(storedTicks > 0);
+  t.is(query<{ n: number }>(db, "SELECT count(*) AS n FROM signals WHERE type = 'fact'")[0]!.n, 10);
+  const lastStored = query<{ cycle: number }>(db, 'SELECT max(cycle) AS cycle FROM events')[0]!.cycle;
+
+  const resumed = await runCli(['resume', '--db', db, '--max-cycles', '5', '--heartbeat', '0', '--no-stdin', '--goal', 'Find abc'], '', NEVER_DONE);
+  t.is(resumed.code, 0, resumed.stderr);
+  t.regex(resumed.stderr, new RegExp(`re-applied \\d+ signal\\(s\\) recorded after its last snapshot`));
+  t.regex(resumed.stderr, new RegExp(`holds session ${crashed}: resuming it at cycle ${storedTicks}`));
+  const started = events(resumed.stdout)[0]!;
+  t.like(started, { kind: 'session', state: 'started', cycle: storedTicks });
+  t.true(storedTicks >= lastStored, 'the state covers every stored event');
+  t.like(events(resumed.stdout).find((e) => e.kind === 'decision'), { cycle: storedTicks + 1 }, 'the cycle count continues');
+  t.like(query<Record<string, unknown>>(db, `SELECT status FROM sessions WHERE id = '${crashed}'`)[0], { status: 'crashed' });
+  const replay = await runCli(['replay', '--db', db, '--session', crashed]);
+  t.is(replay.code, 0, replay.stdout + replay.stderr);
+  t.regex(replay.stdout, /^identical/);
+});
+
+test('resume continues the cycle count and seq; run without --fresh resumes and says so; --fresh starts at cycle 0', async (t) => {
+  const db = join(tempDir(), 'resume.db');
+  const flags = ['--db', db, '--heartbeat', '0', '--no-stdin'];
+  const first = await runCli(['run', ...flags, '--max-cycles', '5', '--goal', 'Find qzx wvy'], '', NEVER_DONE);
+  t.is(first.code, 0, first.stderr);
+  const firstEvents = events(first.stdout);
+  t.like(firstEvents.at(-1), { kind: 'session', state: 'stopped', cycles: 5 });
+
+  const second = await runCli(['resume', ...flags, '--max-cycles', '3'], '', NEVER_DONE);
+  t.is(second.code, 0, second.stderr);
+  const secondEvents = events(second.stdout);
+  t.like(secondEvents[0], { kind: 'session', state: 'started', cycle: 5, seq: (firstEvents.at(-1)!.seq as number) + 1 });
+  t.like(secondEvents.at(-1), { kind: 'session', state: 'stopped', cycles: 8 });
+  t.true(secondEvents.some((e) => e.kind === 'decision' && e.cycle === 6), 'the restored goal is worked on');
+
+  const third = await runCli(['run', ...flags, '--max-cycles', '2'], '', NEVER_DONE);
+  t.is(third.code, 0, third.stderr);
+  t.regex(third.stderr, /holds session .*: resuming it at cycle 8 .*--fresh starts a new mind/);
+  t.like(events(third.stdout).at(-1), { cycles: 10 });
+
+  const fresh = await runCli(['run', ...flags, '--fresh', '--max-cycles', '2', '--goal', 'Find abc'], '', NEVER_DONE);
+  t.is(fresh.code, 0, fresh.stderr);
+  t.notRegex(fresh.stderr, /resuming/);
+  const freshEvents = events(fresh.stdout);
+  t.like(freshEvents[0], { kind: 'session', state: 'started', cycle: 0 });
+  t.like(freshEvents.at(-1), { cycles: 2 });
+  t.false(freshEvents.some((e) => e.kind === 'goal' && e.description === 'Find qzx wvy'), 'a fresh mind has none of the old goals');
+
+  const listed = await runCli(['sessions', '--db', db, '--json']);
+  t.deepEqual(
+    events(listed.stdout).map((s) => [s.cycles, s.status]),
+    [['0..5', 'ended'], ['5..8', 'ended'], ['8..10', 'ended'], ['0..2', 'ended']],
+  );
+  const decisions = await runCli(['events', '--db', db, '--kind', 'decision', '--limit', '2']);
+  t.deepEqual(events(decisions.stdout).map((e) => [e.kind, e.cycle]), [['decision', 1], ['decision', 2]]);
+});
+
+test('replay of a recorded session is identical; a tampered recording reports the first divergence and exits 1', async (t) => {
+  const db = join(tempDir(), 'replay.db');
+  const lines = [
+    '{"type":"fact","subject":"Mars","predicate":"has moon","object":"Phobos"}',
+    'not json',
+    '{"type":"command","command":"save"}',
+    '{"type":"input","text":"hello"}',
+    '{"type":"goal","description":"Find moons of Mars"}',
+  ];
+  const run = await runCli(['run', '--db', db, '--max-cycles', '30', '--heartbeat', '0', '--goal', 'Find qzx wvy'], `${lines.join('\n')}\n`);
+  t.is(run.code, 0, run.stderr);
+  t.true(events(run.stdout).some((e) => e.kind === 'rejected'));
+  t.true(events(run.stdout).some((e) => e.kind === 'command' && /^saved at cycle \d+$/.test(String(e.result))));
+  const identical = await runCli(['replay', '--db', db]);
+  t.is(identical.code, 0, identical.stdout + identical.stderr);
+  t.regex(identical.stdout, new RegExp(`^identical: session .*, ${events(run.stdout).length} event\\(s\\)`));
+
+  const file = new Database(db);
+  file.prepare("UPDATE signals SET body = replace(body, 'Phobos', 'Deimos') WHERE type = 'fact'").run();
+  file.close();
+  const tampered = await runCli(['replay', '--db', db]);
+  t.is(tampered.code, 1);
+  const factSeq = events(run.stdout).find((e) => e.kind === 'fact')!.seq;
+  t.regex(tampered.stdout, new RegExp(`divergence in session .* at seq ${factSeq}\\n  expected: .*"object":"Phobos".*\\n  got: +.*"object":"Deimos"`));
+});
+
+test('a read-only store and a locked store each give a clear error and exit 1', async (t) => {
+  const dir = tempDir();
+  const db = join(dir, 'ro.db');
+  t.is((await runCli(['run', '--db', db, '--max-cycles', '1', '--heartbeat', '0', '--no-stdin'])).code, 0);
+  chmodSync(dir, 0o755);
+  chmodSync(db, 0o444);
+  // root ignores file modes, so the read-only run is made by an unprivileged user there.
+  const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+  const readOnly = await finishedWith(spawn(process.execPath, [OODA, 'run', '--db', db, '--no-stdin', '--heartbeat', '0'], { ...asUser, cwd: dir, stdio: 'pipe' }));
+  t.is(readOnly.code, 1, readOnly.stderr);
+  t.regex(readOnly.stderr, new RegExp(`ooda: store: .*${db.replace(/[.]/g, '\\.')} is read-only .*check the permissions`));
+
+  const locked = join(dir, 'locked.db');
+  t.is((await runCli(['run', '--db', locked, '--max-cycles', '1', '--heartbeat', '0', '--no-stdin'])).code, 0);
+  const locker = await holdWriteLock(locked);
+  try {
+    const busy = await runCli(['run', '--db', locked, '--no-stdin', '--heartbeat', '0']);
+    t.is(busy.code, 1, busy.stderr);
+    t.regex(busy.stderr, /ooda: store: .* is locked by another process .*is another ooda running on it\?/);
+    t.notRegex(busy.stderr, /\n\s+at /, 'no stack trace');
+  } finally {
+    locker.kill();
+  }
+});
+
+function finishedWith(child: ReturnType<typeof spawn>): Promise<CliResult> {
+  return finished(child as Parameters<typeof finished>[0]);
+}

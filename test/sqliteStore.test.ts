@@ -1,0 +1,148 @@
+import test from 'ava';
+import Database from 'better-sqlite3';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { VirtualTimeScheduler } from 'rxjs';
+import { holdWriteLock } from './helpers/lock.js';
+import { SqliteStore, StoreError, type WriteOp } from '../sinks/sqliteStore.js';
+import { SCHEMA_VERSION } from '../sinks/storeSchema.js';
+import { toSqlite } from '../sinks/toSqlite.js';
+import { eventFromRow } from '../streams/replay.js';
+import type { AgentEvent } from '../streams/events.js';
+
+const tempDb = (): string => join(mkdtempSync(join(tmpdir(), 'ooda-store-')), 'test.db');
+
+function heartbeatEvent(seq: number): AgentEvent {
+  return { kind: 'heartbeat', seq, session: 's1', cycle: 0, at: 1000 + seq, beat: seq };
+}
+
+/** Counts the transactions a store commits (the real store, observed). */
+function countWrites(store: SqliteStore): { sizes: number[] } {
+  const seen = { sizes: [] as number[] };
+  const write = store.write.bind(store);
+  store.write = (ops: readonly WriteOp[]) => {
+    seen.sizes.push(ops.length);
+    return write(ops);
+  };
+  return seen;
+}
+
+test('opening creates the schema at the current version, in WAL mode; reopening keeps it', async (t) => {
+  const file = tempDb();
+  const store = await SqliteStore.open(file);
+  t.is((await store.get<{ journal_mode: string }>('PRAGMA journal_mode'))!.journal_mode, 'wal');
+  t.is((await store.get<{ synchronous: number }>('PRAGMA synchronous'))!.synchronous, 1);
+  await store.close();
+  const again = await SqliteStore.open(file, { synchronous: 'full' });
+  t.is((await again.get<{ user_version: number }>('PRAGMA user_version'))!.user_version, SCHEMA_VERSION);
+  t.is((await again.get<{ synchronous: number }>('PRAGMA synchronous'))!.synchronous, 2);
+  const tables = (await again.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")).map((r) => r.name);
+  t.deepEqual(tables, ['episodes', 'events', 'goals', 'provenance', 'sessions', 'signals', 'snapshots', 'triples']);
+  await again.close();
+});
+
+test('a file written by a newer schema version is refused, naming both versions', async (t) => {
+  const file = tempDb();
+  const db = new Database(file);
+  db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+  db.close();
+  const error = await t.throwsAsync(SqliteStore.open(file), { instanceOf: StoreError });
+  t.regex(error!.message, new RegExp(`schema version ${SCHEMA_VERSION + 1}, newer than this program's ${SCHEMA_VERSION}`));
+});
+
+test('a file locked by another process gives a clear error after the busy timeout', async (t) => {
+  const file = tempDb();
+  await (await SqliteStore.open(file)).close();
+  const locker = await holdWriteLock(file);
+  try {
+    const error = await t.throwsAsync(SqliteStore.open(file, { busyTimeoutMs: 50 }), { instanceOf: StoreError });
+    t.is(error!.code, 'SQLITE_BUSY');
+    t.regex(error!.message, /is locked by another process .*another ooda/);
+  } finally {
+    locker.kill();
+  }
+});
+
+test('a file that is not a database gives a clear error', async (t) => {
+  const file = tempDb();
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(file, 'this is not sqlite, just some text that is long enough to have a header '.repeat(20));
+  const error = await t.throwsAsync(SqliteStore.open(file), { instanceOf: StoreError });
+  t.regex(error!.message, /is not an SQLite database/);
+});
+
+test('the sink batches: rows wait for the flush timer, then one transaction writes them; a full batch flushes at once', async (t) => {
+  const store = await SqliteStore.open(tempDb(), { batchSize: 100 });
+  const writes = countWrites(store);
+  const scheduler = new VirtualTimeScheduler();
+  const sink = toSqlite(store, { batchSize: 100, flushMs: 50, scheduler });
+  for (let seq = 1; seq <= 10; seq++) sink.next(heartbeatEvent(seq));
+  t.is(sink.pending, 10);
+  t.deepEqual(writes.sizes, [], 'nothing is written before the flush window ends');
+  scheduler.flush();
+  await sink.flushed();
+  t.deepEqual(writes.sizes, [10]);
+  for (let seq = 11; seq <= 1010; seq++) sink.next(heartbeatEvent(seq));
+  t.is(writes.sizes[1], 100, 'the 100th queued row starts a flush at once');
+  await sink.flushed();
+  t.true(writes.sizes.length <= 5, `rows queued while a transaction runs go together in the next: ${writes.sizes.join(', ')}`);
+  const rows = await store.events({});
+  t.is(rows.length, 1010);
+  t.deepEqual(eventFromRow(rows[41]!), heartbeatEvent(42));
+  t.deepEqual(
+    rows.map((r) => r.seq),
+    Array.from({ length: 1010 }, (_, i) => i + 1),
+  );
+  await store.close();
+});
+
+test('the sink flushes on completion and records each action with the decision that chose it as provenance', async (t) => {
+  const store = await SqliteStore.open(tempDb());
+  const sink = toSqlite(store, { flushMs: 60_000 });
+  const header = { session: 's1', cycle: 1, at: 5 };
+  sink.next({ kind: 'decision', seq: 1, ...header, goalId: 'goal-1', tool: 'kg_query', score: 0.85, breakdown: '[score=0.85: …]', input: {}, alternatives: [], reason: 'best' });
+  sink.next({ kind: 'action', seq: 2, ...header, goalId: 'goal-1', tool: 'kg_query', status: 'ok', summary: 'found', progress: 'completed' });
+  sink.complete();
+  await sink.flushed();
+  t.is((await store.events({})).length, 2);
+  t.deepEqual(await store.all('SELECT seq, goal_id, tool, score, breakdown, status, progress FROM provenance'), [
+    { seq: 2, goal_id: 'goal-1', tool: 'kg_query', score: 0.85, breakdown: '[score=0.85: …]', status: 'ok', progress: 'completed' },
+  ]);
+  await store.close();
+});
+
+test('a full store is a reported error, never a silent drop: rows stay queued, onError and stderr hear once, flushed() rejects', async (t) => {
+  const store = await SqliteStore.open(tempDb());
+  const { page_count: pages } = (await store.get<{ page_count: number }>('PRAGMA page_count'))!;
+  await store.run(`PRAGMA max_page_count = ${pages + 2}`);
+  const errors: StoreError[] = [];
+  const lines: string[] = [];
+  const sink = toSqlite(store, { batchSize: 500, flushMs: 5, onError: (e) => errors.push(e), log: (l) => lines.push(l) });
+  const big = 'x'.repeat(2000);
+  for (let seq = 1; seq <= 200; seq++) sink.next({ kind: 'warning', seq, session: 's1', cycle: 0, at: seq, message: big });
+  const error = await t.throwsAsync(sink.flushed(), { instanceOf: StoreError });
+  t.is(error!.code, 'SQLITE_FULL');
+  t.regex(error!.message, /disk or the database's size limit is full/);
+  t.is(errors.length, 1, 'reported once, not once per retry');
+  t.regex(lines[0]!, /200 row\(s\) kept in memory; retrying every 5 ms/);
+  t.is(sink.pending, 200, 'no row was dropped');
+  await store.run('PRAGMA max_page_count = 1073741823');
+  await sink.flushed();
+  t.is((await store.events({})).length, 200);
+  t.regex(lines.at(-1)!, /writing works again; 200 delayed row\(s\) written/);
+  await store.close();
+});
+
+test('the queue is bounded: saturated$ turns true at maxQueued and false once the queue drains below half', async (t) => {
+  const store = await SqliteStore.open(tempDb());
+  const sink = toSqlite(store, { batchSize: 1000, maxQueued: 300, flushMs: 60_000 });
+  const states: boolean[] = [];
+  sink.saturated$.subscribe((s) => states.push(s));
+  for (let seq = 1; seq <= 300; seq++) sink.next(heartbeatEvent(seq));
+  t.deepEqual(states, [true]);
+  await sink.flushed();
+  t.deepEqual(states, [true, false]);
+  t.is(sink.pending, 0);
+  await store.close();
+});
