@@ -220,20 +220,15 @@ export class Mind {
 
   /**
    * A short hash of the knowledge and goal state, for state-aware loop
-   * detection: it changes when knowledge is added or a goal progresses.
+   * detection: it changes when knowledge is added, an episode is stored, or a
+   * goal is added or changes status, progress or priority. O(1): the goal
+   * part is kept up to date by the goal book.
    */
   stateHash(): string {
     let h = 0x811c9dc5;
-    const mix = (n: number): void => {
-      h = Math.imul(h ^ n, 0x01000193) >>> 0;
-    };
-    mix(this.graph.knowledgeSize);
-    mix(this.episodes.size);
-    for (const goal of this.goals.all()) {
-      mix(goal.status.length);
-      mix(goal.lastProgressCycle);
-      mix(goal.priority);
-    }
+    h = Math.imul(h ^ this.graph.knowledgeSize, 0x01000193) >>> 0;
+    h = Math.imul(h ^ this.episodes.size, 0x01000193) >>> 0;
+    h = Math.imul(h ^ this.goals.digest, 0x01000193) >>> 0;
     return h.toString(16).padStart(8, '0');
   }
 
