@@ -175,15 +175,24 @@ export class Mind {
 
   /** Records a provenance entry for a decision (seed 001: AgentDecision). */
   recordProvenance(record: Provenance): void {
-    const before = this.provenanceLog;
-    this.provenanceLog = [...before.slice(-(PROVENANCE_KEPT - 1)), record];
+    const log = this.provenanceLog;
+    if (log.length >= 2 * PROVENANCE_KEPT) {
+      // Appended in place; trimmed (to a new array, so undo can put the old one back) once it holds twice what is kept.
+      this.provenanceLog = log.slice(-(PROVENANCE_KEPT - 1));
+      this.journal.record(() => {
+        this.provenanceLog = log;
+      });
+    }
+    this.provenanceLog.push(record);
     this.journal.record(() => {
-      this.provenanceLog = before;
+      this.provenanceLog.pop();
     });
   }
 
+  /** The newest {@link PROVENANCE_KEPT} provenance records, oldest first. */
   get provenance(): readonly Provenance[] {
-    return this.provenanceLog;
+    const log = this.provenanceLog;
+    return log.length > PROVENANCE_KEPT ? log.slice(-PROVENANCE_KEPT) : log;
   }
 
   /**
@@ -265,7 +274,7 @@ export class Mind {
       episodes: this.episodes.toJSON(),
       graph: this.graph.toJSON(),
       decisions: this.decisions.toJSON(),
-      provenance: this.provenanceLog.map((p) => ({ ...p })),
+      provenance: this.provenance.map((p) => ({ ...p })),
       random: this.random.toJSON(),
       extensions,
     };
