@@ -81,6 +81,9 @@ export interface MindOptions {
   seed?: number;
 }
 
+/** How many goal wordings `goalTerms` keeps derived terms for (the cache is emptied past this). */
+export const GOAL_TERMS_KEPT = 1024;
+
 /** How many provenance records the mind keeps (the store keeps them all). */
 export const PROVENANCE_KEPT = 256;
 
@@ -198,10 +201,12 @@ export class Mind {
   /**
    * The goal's symbols (its words, singulars and word pairs that name symbols
    * knowledge mentions), its criteria terms and its criteria clauses; cached
-   * until the graph changes.
+   * per wording until the graph changes. Shared: read-only.
    */
   goalTerms(goal: Goal): GoalTerms {
-    const cached = this.symbolCache.get(goal.id);
+    // Keyed by wording: goals worded alike (every intervention goal for the same loop) share one entry.
+    const key = `${goal.description}\u0000${goal.criteria}`;
+    const cached = this.symbolCache.get(key);
     if (cached && cached.version === this.graph.version) return cached;
     const symbols: string[] = [];
     // A symbol counts when knowledge mentions it (metadata alone, e.g. `agent:explored comet`, does not).
@@ -223,7 +228,8 @@ export class Mind {
     const clauses = criteriaClauses(goal);
     const terms = [...new Set(clauses.flat())];
     const entry = { version: this.graph.version, symbols, terms, clauses };
-    this.symbolCache.set(goal.id, entry);
+    if (this.symbolCache.size >= GOAL_TERMS_KEPT) this.symbolCache.clear();
+    this.symbolCache.set(key, entry);
     return entry;
   }
 
