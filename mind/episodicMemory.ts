@@ -19,11 +19,22 @@ export const Episode = z.object({
 });
 export type Episode = z.infer<typeof Episode>;
 
+/** A query's recall result, valid for the episode list it was computed on (see `recall`). */
+interface Recalled {
+  wanted: readonly string[];
+  /** How many episodes the result covers, and the last of them (to notice a rollback). */
+  covered: number;
+  last: Episode | undefined;
+  top: { episode: Episode; score: number }[];
+  result: Episode[];
+}
+
 export class EpisodicMemory {
-  private episodes: Episode[] = [];
-  private readonly terms = new Map<string, Set<string>>();
-  /** Recent recall results, valid while the episode list (replaced on every change) is the same. */
-  private readonly recalled = new Map<string, { episodes: readonly Episode[]; result: Episode[] }>();
+  private readonly episodes: Episode[] = [];
+  /** Each episode's terms, by position. */
+  private readonly terms: Set<string>[] = [];
+  /** Recent recall results by query; brought up to date incrementally as episodes are added. */
+  private readonly recalled = new Map<string, Recalled>();
 
   constructor(private readonly journal: Journal) {}
 
@@ -36,44 +47,53 @@ export class EpisodicMemory {
   }
 
   add(episode: Episode): void {
-    const before = this.episodes;
-    this.episodes = [...before, episode];
-    this.terms.set(episode.id, termsOf(episode));
+    this.episodes.push(episode);
+    this.terms.push(termsOf(episode));
     this.journal.record(() => {
-      this.episodes = before;
-      this.terms.delete(episode.id);
+      this.episodes.pop();
+      this.terms.pop();
     });
   }
 
   /**
    * The `k` episodes sharing most terms with the query (summary, learnings and
    * tools), newest first among equals; episodes sharing nothing are not returned.
+   * The result is shared: read-only.
    */
-  recall(query: string, k = 3): Episode[] {
+  recall(query: string, k = 3): readonly Episode[] {
     if (this.episodes.length === 0 || k <= 0) return [];
     const key = `${k}\u0000${query}`;
-    const cached = this.recalled.get(key);
-    if (cached && cached.episodes === this.episodes) return cached.result;
-    const result = this.search(query, k);
-    if (this.recalled.size >= 256) this.recalled.clear();
-    this.recalled.set(key, { episodes: this.episodes, result });
-    return result;
+    let cached = this.recalled.get(key);
+    // Episodes are only appended (and popped on rollback): a result stays valid while the last episode it saw is still in place.
+    if (!cached || cached.covered > this.episodes.length || (cached.covered > 0 && this.episodes[cached.covered - 1] !== cached.last)) {
+      if (this.recalled.size >= 256) this.recalled.clear();
+      cached = { wanted: keywords(query).map(stem), covered: 0, last: undefined, top: [], result: [] };
+      this.recalled.set(key, cached);
+    }
+    if (cached.covered < this.episodes.length) this.extend(cached, k);
+    return cached.result;
   }
 
-  private search(query: string, k: number): Episode[] {
-    const wanted = keywords(query).map(stem);
-    const scored: { episode: Episode; score: number; index: number }[] = [];
-    for (let i = 0; i < this.episodes.length; i++) {
-      const episode = this.episodes[i]!;
-      const terms = this.terms.get(episode.id)!;
+  /** Scores the episodes added since the result was computed and merges them into its top `k`. */
+  private extend(cached: Recalled, k: number): void {
+    const { top } = cached;
+    let changed = false;
+    for (let i = cached.covered; i < this.episodes.length; i++) {
+      const terms = this.terms[i]!;
       let score = 0;
-      for (const w of wanted) if (terms.has(w)) score++;
-      if (score > 0) scored.push({ episode, score, index: i });
+      for (const w of cached.wanted) if (terms.has(w)) score++;
+      if (score === 0) continue;
+      // Newer than every ranked episode: it goes before the first one it scores at least as well as.
+      let at = 0;
+      while (at < top.length && top[at]!.score > score) at++;
+      if (at >= k) continue;
+      top.splice(at, 0, { episode: this.episodes[i]!, score });
+      if (top.length > k) top.pop();
+      changed = true;
     }
-    return scored
-      .sort((a, b) => b.score - a.score || b.index - a.index)
-      .slice(0, k)
-      .map((s) => s.episode);
+    cached.covered = this.episodes.length;
+    cached.last = this.episodes[this.episodes.length - 1];
+    if (changed) cached.result = top.map((t) => t.episode);
   }
 
   toJSON(): Episode[] {
@@ -81,12 +101,13 @@ export class EpisodicMemory {
   }
 
   load(episodes: Episode[]): void {
-    this.episodes = [];
-    this.terms.clear();
+    this.episodes.length = 0;
+    this.terms.length = 0;
+    this.recalled.clear();
     for (const e of episodes) {
       const copy = { ...e, learnings: [...e.learnings], tools: [...e.tools] };
       this.episodes.push(copy);
-      this.terms.set(copy.id, termsOf(copy));
+      this.terms.push(termsOf(copy));
     }
   }
 }

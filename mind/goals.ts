@@ -41,9 +41,18 @@ export interface NewGoal {
   createdCycle: number;
 }
 
-/** The agent's goals, in creation order. */
+/**
+ * The agent's goals, in creation order. Active and suspended goals are also
+ * indexed, so the per-cycle questions (focus, active goals, goals waiting on
+ * an intervention) cost the number of such goals, not of every goal ever made.
+ */
 export class GoalBook {
   private readonly goals = new Map<string, Goal>();
+  /** Creation rank of each goal (Map order), for ordering the indexes. */
+  private readonly rank = new Map<Goal, number>();
+  private nextRank = 0;
+  private readonly byStatus: Record<'Active' | 'Suspended', Set<Goal>> = { Active: new Set(), Suspended: new Set() };
+  private digestSum = 0;
 
   constructor(private readonly journal: Journal) {}
 
@@ -64,8 +73,8 @@ export class GoalBook {
       matched: [],
     };
     if (goal.parentId === undefined) delete goal.parentId;
-    this.goals.set(goal.id, goal);
-    this.journal.record(() => this.goals.delete(goal.id));
+    this.insert(goal);
+    this.journal.record(() => this.forget(goal));
     if (spec.parentId) {
       const parent = this.goals.get(spec.parentId);
       if (parent) this.update(parent, { childIds: [...parent.childIds, goal.id] });
@@ -83,38 +92,58 @@ export class GoalBook {
 
   /** Active goals, highest priority first, older first among equals. */
   active(): Goal[] {
-    const out: Goal[] = [];
-    for (const goal of this.goals.values()) if (goal.status === 'Active') out.push(goal);
-    return out.sort((a, b) => b.priority - a.priority || a.createdCycle - b.createdCycle);
+    return [...this.byStatus.Active].sort((a, b) => b.priority - a.priority || a.createdCycle - b.createdCycle || this.rank.get(a)! - this.rank.get(b)!);
   }
 
-  /** The goal the next cycle works on: the highest-priority active goal. */
+  /** Suspended goals, in creation order. */
+  suspended(): Goal[] {
+    return [...this.byStatus.Suspended].sort((a, b) => this.rank.get(a)! - this.rank.get(b)!);
+  }
+
+  /** The goal the next cycle works on: the highest-priority active goal (the oldest among equals). */
   focus(): Goal | undefined {
     let best: Goal | undefined;
-    for (const goal of this.goals.values()) {
-      if (goal.status !== 'Active') continue;
-      if (!best || goal.priority > best.priority) best = goal;
+    for (const goal of this.byStatus.Active) {
+      if (!best || goal.priority > best.priority || (goal.priority === best.priority && this.rank.get(goal)! < this.rank.get(best)!)) best = goal;
     }
     return best;
   }
 
   hasActive(): boolean {
-    for (const goal of this.goals.values()) if (goal.status === 'Active') return true;
-    return false;
+    return this.byStatus.Active.size > 0;
   }
 
-  /** Applies a change to a goal, journaled. Returns the updated goal. */
+  /**
+   * A number that changes when any goal is added or changes status, progress
+   * or priority (an order-independent sum of per-goal hashes, kept up to date
+   * as goals change): the goal part of `Mind.stateHash`.
+   */
+  get digest(): number {
+    return this.digestSum >>> 0;
+  }
+
+  /** Applies a change to a goal, journaled (only the changed keys are kept for undo). Returns the updated goal. */
   update(goal: Goal, change: Partial<Omit<Goal, 'id'>>): Goal {
     const stored = this.goals.get(goal.id);
     if (!stored) throw new Error(`unknown goal ${goal.id}`);
-    const before = { ...stored };
-    Object.assign(stored, change);
-    if (change.priority !== undefined) stored.priority = clampPriority(change.priority);
-    for (const key of Object.keys(change) as (keyof Goal)[]) if (stored[key] === undefined) delete stored[key];
-    this.journal.record(() => {
-      for (const key of Object.keys(stored) as (keyof Goal)[]) delete stored[key];
-      Object.assign(stored, before);
+    const keys = Object.keys(change) as (keyof Goal)[];
+    const previous = keys.map((key) => (key in stored ? { key, value: stored[key] } : { key }));
+    this.reindex(stored, () => {
+      for (const key of keys) {
+        const value = key === 'priority' && change.priority !== undefined ? clampPriority(change.priority) : change[key as Exclude<keyof Goal, 'id'>];
+        if (value === undefined) delete stored[key];
+        else (stored as Record<string, unknown>)[key] = value;
+      }
     });
+    this.journal.record(() =>
+      this.reindex(stored, () => {
+        for (let i = previous.length - 1; i >= 0; i--) {
+          const p = previous[i]!;
+          if ('value' in p) (stored as Record<string, unknown>)[p.key] = p.value;
+          else delete stored[p.key];
+        }
+      }),
+    );
     return stored;
   }
 
@@ -129,8 +158,50 @@ export class GoalBook {
 
   load(goals: Goal[]): void {
     this.goals.clear();
-    for (const goal of goals) this.goals.set(goal.id, { ...goal, childIds: [...goal.childIds], matched: [...goal.matched] });
+    this.rank.clear();
+    this.byStatus.Active.clear();
+    this.byStatus.Suspended.clear();
+    this.digestSum = 0;
+    for (const goal of goals) this.insert({ ...goal, childIds: [...goal.childIds], matched: [...goal.matched] });
   }
+
+  private insert(goal: Goal): void {
+    this.goals.set(goal.id, goal);
+    this.rank.set(goal, this.nextRank++);
+    this.enter(goal);
+  }
+
+  private forget(goal: Goal): void {
+    this.leave(goal);
+    this.goals.delete(goal.id);
+    this.rank.delete(goal);
+  }
+
+  /** Runs a mutation of a stored goal, keeping the status indexes and the digest in step. */
+  private reindex(goal: Goal, mutate: () => void): void {
+    this.leave(goal);
+    mutate();
+    this.enter(goal);
+  }
+
+  private enter(goal: Goal): void {
+    if (goal.status === 'Active' || goal.status === 'Suspended') this.byStatus[goal.status].add(goal);
+    this.digestSum = (this.digestSum + goalHash(goal)) | 0;
+  }
+
+  private leave(goal: Goal): void {
+    if (goal.status === 'Active' || goal.status === 'Suspended') this.byStatus[goal.status].delete(goal);
+    this.digestSum = (this.digestSum - goalHash(goal)) | 0;
+  }
+}
+
+/** FNV-1a over a goal's id, status, progress cycle and priority. */
+function goalHash(goal: Goal): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < goal.id.length; i++) h = Math.imul(h ^ goal.id.charCodeAt(i), 0x01000193);
+  h = Math.imul(h ^ goal.status.length, 0x01000193);
+  h = Math.imul(h ^ goal.lastProgressCycle, 0x01000193);
+  return Math.imul(h ^ goal.priority, 0x01000193);
 }
 
 /**

@@ -91,8 +91,8 @@ export function startIntervention(mind: Mind, goalId: string, loop: LoopInfo, op
 export function endIntervention(mind: Mind, interventionGoalId: string): GoalChangeNote[] {
   const changes: GoalChangeNote[] = [];
   const reason = `intervention:${interventionGoalId}`;
-  for (const goal of mind.goals.all()) {
-    if (goal.status !== 'Suspended' || goal.suspendedFor !== reason) continue;
+  for (const goal of mind.goals.suspended()) {
+    if (goal.suspendedFor !== reason) continue;
     changes.push({ goal: mind.goals.update(goal, { status: 'Active', suspendedFor: undefined }), change: 'resumed' });
   }
   return changes;

@@ -81,6 +81,9 @@ export interface MindOptions {
   seed?: number;
 }
 
+/** How many goal wordings `goalTerms` keeps derived terms for (the cache is emptied past this). */
+export const GOAL_TERMS_KEPT = 1024;
+
 /** How many provenance records the mind keeps (the store keeps them all). */
 export const PROVENANCE_KEPT = 256;
 
@@ -175,24 +178,35 @@ export class Mind {
 
   /** Records a provenance entry for a decision (seed 001: AgentDecision). */
   recordProvenance(record: Provenance): void {
-    const before = this.provenanceLog;
-    this.provenanceLog = [...before.slice(-(PROVENANCE_KEPT - 1)), record];
+    const log = this.provenanceLog;
+    if (log.length >= 2 * PROVENANCE_KEPT) {
+      // Appended in place; trimmed (to a new array, so undo can put the old one back) once it holds twice what is kept.
+      this.provenanceLog = log.slice(-(PROVENANCE_KEPT - 1));
+      this.journal.record(() => {
+        this.provenanceLog = log;
+      });
+    }
+    this.provenanceLog.push(record);
     this.journal.record(() => {
-      this.provenanceLog = before;
+      this.provenanceLog.pop();
     });
   }
 
+  /** The newest {@link PROVENANCE_KEPT} provenance records, oldest first. */
   get provenance(): readonly Provenance[] {
-    return this.provenanceLog;
+    const log = this.provenanceLog;
+    return log.length > PROVENANCE_KEPT ? log.slice(-PROVENANCE_KEPT) : log;
   }
 
   /**
    * The goal's symbols (its words, singulars and word pairs that name symbols
    * knowledge mentions), its criteria terms and its criteria clauses; cached
-   * until the graph changes.
+   * per wording until the graph changes. Shared: read-only.
    */
   goalTerms(goal: Goal): GoalTerms {
-    const cached = this.symbolCache.get(goal.id);
+    // Keyed by wording: goals worded alike (every intervention goal for the same loop) share one entry.
+    const key = `${goal.description}\u0000${goal.criteria}`;
+    const cached = this.symbolCache.get(key);
     if (cached && cached.version === this.graph.version) return cached;
     const symbols: string[] = [];
     // A symbol counts when knowledge mentions it (metadata alone, e.g. `agent:explored comet`, does not).
@@ -214,26 +228,22 @@ export class Mind {
     const clauses = criteriaClauses(goal);
     const terms = [...new Set(clauses.flat())];
     const entry = { version: this.graph.version, symbols, terms, clauses };
-    this.symbolCache.set(goal.id, entry);
+    if (this.symbolCache.size >= GOAL_TERMS_KEPT) this.symbolCache.clear();
+    this.symbolCache.set(key, entry);
     return entry;
   }
 
   /**
    * A short hash of the knowledge and goal state, for state-aware loop
-   * detection: it changes when knowledge is added or a goal progresses.
+   * detection: it changes when knowledge is added, an episode is stored, or a
+   * goal is added or changes status, progress or priority. O(1): the goal
+   * part is kept up to date by the goal book.
    */
   stateHash(): string {
     let h = 0x811c9dc5;
-    const mix = (n: number): void => {
-      h = Math.imul(h ^ n, 0x01000193) >>> 0;
-    };
-    mix(this.graph.knowledgeSize);
-    mix(this.episodes.size);
-    for (const goal of this.goals.all()) {
-      mix(goal.status.length);
-      mix(goal.lastProgressCycle);
-      mix(goal.priority);
-    }
+    h = Math.imul(h ^ this.graph.knowledgeSize, 0x01000193) >>> 0;
+    h = Math.imul(h ^ this.episodes.size, 0x01000193) >>> 0;
+    h = Math.imul(h ^ this.goals.digest, 0x01000193) >>> 0;
     return h.toString(16).padStart(8, '0');
   }
 
@@ -270,7 +280,7 @@ export class Mind {
       episodes: this.episodes.toJSON(),
       graph: this.graph.toJSON(),
       decisions: this.decisions.toJSON(),
-      provenance: this.provenanceLog.map((p) => ({ ...p })),
+      provenance: this.provenance.map((p) => ({ ...p })),
       random: this.random.toJSON(),
       extensions,
     };

@@ -61,12 +61,15 @@ export function orientGoal(mind: Mind, observation: Observation): Orientation {
   const { symbols } = mind.goalTerms(goal);
   let perMind = activationCache.get(mind);
   if (!perMind) activationCache.set(mind, (perMind = new Map()));
-  let cached = perMind.get(goal.id);
+  // The goal's symbols depend on its wording and the graph only: keyed like goalTerms.
+  const key = `${goal.description}\u0000${goal.criteria}`;
+  let cached = perMind.get(key);
   if (!cached || cached.version !== mind.graph.version) {
     let adjacent = 0;
     for (const symbol of symbols) adjacent += mind.graph.degree(symbol);
     cached = { version: mind.graph.version, adjacent, activated: mind.graph.spread(symbols, { topK: 5 }) };
-    perMind.set(goal.id, cached);
+    if (perMind.size >= 1024) perMind.clear();
+    perMind.set(key, cached);
   }
   const episodeKnowledge: string[] = [];
   for (const episode of observation.recalled) {

@@ -93,6 +93,8 @@ export interface ActionReport {
 export class Planner implements MindExtension {
   readonly name = 'planner';
   private readonly byGoal = new Map<string, Plan>();
+  /** Goals whose current plan is active (what `settle` checks each pass). */
+  private readonly withActivePlan = new Set<string>();
   private readonly failedPlans = new Map<string, number>();
   private readonly matcher = new StrategyMatcher();
 
@@ -183,10 +185,13 @@ export class Planner implements MindExtension {
   /** Ends the plans of goals that are no longer active (completed, failed, suspended). */
   settle(): PlanChange[] {
     const changes: PlanChange[] = [];
-    for (const plan of this.byGoal.values()) {
-      if (plan.status !== 'Active') continue;
-      const goal = this.mind.goals.get(plan.goalId);
-      if (goal?.status === 'Active') continue;
+    let ending: string[] = [];
+    for (const goalId of this.withActivePlan) if (this.mind.goals.get(goalId)?.status !== 'Active') ending.push(goalId);
+    // In plan order, as a scan of every plan would find them.
+    if (ending.length > 1) ending = [...this.byGoal.keys()].filter((goalId) => ending.includes(goalId));
+    for (const goalId of ending) {
+      const plan = this.byGoal.get(goalId)!;
+      const goal = this.mind.goals.get(goalId);
       const status: PlanStatus = goal?.status === 'Completed' ? 'Completed' : goal?.status === 'Failed' ? 'Failed' : 'Superseded';
       const closed = this.close(plan, status);
       changes.push({ plan: closed, change: status === 'Completed' ? 'completed' : status === 'Failed' ? 'failed' : 'superseded', reason: `goal ${plan.goalId} is ${goal?.status.toLowerCase() ?? 'gone'}` });
@@ -256,8 +261,9 @@ export class Planner implements MindExtension {
   load(json: unknown): void {
     const state = PlannerState.parse(json);
     this.byGoal.clear();
+    this.withActivePlan.clear();
     this.failedPlans.clear();
-    for (const plan of state.plans) this.byGoal.set(plan.goalId, clonePlan(plan as Plan));
+    for (const plan of state.plans) this.put(plan.goalId, clonePlan(plan as Plan));
     for (const [goal, n] of Object.entries(state.failed)) this.failedPlans.set(goal, n);
   }
 
@@ -315,12 +321,17 @@ export class Planner implements MindExtension {
 
   private store(plan: Plan): Plan {
     const before = this.byGoal.get(plan.goalId);
-    this.byGoal.set(plan.goalId, plan);
-    this.mind.journal.record(() => {
-      if (before) this.byGoal.set(plan.goalId, before);
-      else this.byGoal.delete(plan.goalId);
-    });
+    this.put(plan.goalId, plan);
+    this.mind.journal.record(() => this.put(plan.goalId, before));
     return plan;
+  }
+
+  /** Sets (or, with undefined, removes) a goal's current plan, keeping the active-plan index in step. */
+  private put(goalId: string, plan: Plan | undefined): void {
+    if (plan) this.byGoal.set(goalId, plan);
+    else this.byGoal.delete(goalId);
+    if (plan?.status === 'Active') this.withActivePlan.add(goalId);
+    else this.withActivePlan.delete(goalId);
   }
 
   private setFailures(goalId: string, n: number): void {

@@ -165,7 +165,9 @@ export class Psyche implements MindExtension {
 
   /** The veto pattern that blocks this action, if any (counted as a shadow encounter). */
   veto(tool: Tool, input: unknown, goalId: string): ShadowPattern | undefined {
-    const pattern = this.state.shadow.find((p) => p.kind === 'veto' && this.live(p) && matches(p, tool, goalId, input));
+    let text: string | undefined;
+    const lazyText = (): string => (text ??= actionText(input));
+    const pattern = this.state.shadow.find((p) => p.kind === 'veto' && this.live(p) && matchesAction(p, tool, goalId, lazyText));
     if (pattern) this.replace({ ...this.state, encounters: this.state.encounters + 1 });
     return pattern;
   }
@@ -232,11 +234,16 @@ export class Psyche implements MindExtension {
 
 /** Whether a pattern matches a tool (and, for text patterns, an input) for a goal. */
 export function matches(pattern: ShadowPattern, tool: Tool, goalId: string, input?: unknown): boolean {
+  return matchesAction(pattern, tool, goalId, () => actionText(input));
+}
+
+/** {@link matches}, with the action's text made only when a text pattern needs it (once per action, by the caller). */
+function matchesAction(pattern: ShadowPattern, tool: Tool, goalId: string, text: () => string): boolean {
   if (pattern.goalId !== undefined && pattern.goalId !== goalId) return false;
   if (pattern.tool !== undefined && pattern.tool !== tool.name) return false;
   if (pattern.capability !== undefined && !tool.capabilities.includes(pattern.capability)) return false;
   if (pattern.danger !== undefined && DANGER_ORDER.indexOf(tool.danger) < DANGER_ORDER.indexOf(pattern.danger)) return false;
-  if (pattern.text !== undefined && !actionText(input).includes(normalise(pattern.text))) return false;
+  if (pattern.text !== undefined && !text().includes(normalise(pattern.text))) return false;
   return true;
 }
 

@@ -13,8 +13,8 @@
  * 10,000 bits). Unrelated goals score 0, goals made of the tool's vocabulary 1,
  * "What did that paper say about gravity?" 0.5 for library_search.
  *
- * Goal vectors and tool profiles are cached per goal text and tool, not
- * recomputed per cycle.
+ * Scores are cached per goal wording and tool (intervention goals share a
+ * wording), tool profiles per tool: nothing is recomputed per cycle.
  */
 import type { Goal } from './goals.js';
 import { similarity, type Hypervector, type HypervectorSpace } from './hypervector.js';
@@ -32,7 +32,8 @@ export interface ToolProfile {
 
 interface SemanticCache {
   profiles: WeakMap<Tool, ToolProfile>;
-  goals: Map<string, { description: string; criteria: string; text: string; scores: Map<string, number> }>;
+  /** Scores per tool name, by goal wording (description and criteria): goals worded alike score alike. */
+  goals: Map<string, Map<string, number>>;
 }
 
 const caches = new WeakMap<Mind, SemanticCache>();
@@ -84,21 +85,24 @@ export function intentText(goal: Pick<Goal, 'description' | 'criteria'>): string
   return `${goal.description} ${goal.criteria}`.replace(/"[^"]*"|“[^”]*”|`[^`]*`|https?:\/\/\S+/g, ' ');
 }
 
-/** The semantic score of a tool for a goal (see the module comment), cached per goal text and tool. */
+/** How many goal wordings the score cache keeps (it is emptied past this). */
+export const GOAL_SCORE_CACHE = 1024;
+
+/** The semantic score of a tool for a goal (see the module comment), cached per goal wording and tool. */
 export function semanticSimilarity(mind: Mind, goal: Goal, tool: Tool): number {
   const cache = cacheFor(mind);
-  let entry = cache.goals.get(goal.id);
-  if (!entry || entry.description !== goal.description || entry.criteria !== goal.criteria) {
-    entry = { description: goal.description, criteria: goal.criteria, text: intentText(goal), scores: new Map() };
-    cache.goals.set(goal.id, entry);
+  const key = `${goal.description}\u0000${goal.criteria}`;
+  let scores = cache.goals.get(key);
+  if (!scores) {
+    if (cache.goals.size >= GOAL_SCORE_CACHE) cache.goals.clear();
+    cache.goals.set(key, (scores = new Map()));
   }
-  const { text } = entry;
-  let score = entry.scores.get(tool.name);
+  let score = scores.get(tool.name);
   if (score === undefined) {
     let profile = cache.profiles.get(tool);
     if (!profile) cache.profiles.set(tool, (profile = toolProfile(mind.space, tool)));
-    score = profileMatch(mind.space, profile, text);
-    entry.scores.set(tool.name, score);
+    score = profileMatch(mind.space, profile, intentText(goal));
+    scores.set(tool.name, score);
   }
   return score;
 }

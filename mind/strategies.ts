@@ -67,6 +67,7 @@ export class StrategyMatcher {
   private readonly families = new WeakMap<Tool, StrategyName>();
   private readonly profiles = new WeakMap<Tool, Hypervector>();
   private readonly goals = new Map<string, Hypervector>();
+  private readonly strategies = new Map<string, { name: StrategyName; similarity: number }>();
 
   constructor(readonly space: HypervectorSpace = new HypervectorSpace()) {
     this.patterns = STRATEGY_PATTERNS.map((p) => {
@@ -84,11 +85,18 @@ export class StrategyMatcher {
     return this.patterns.map((p) => ({ name: p.name, similarity: similarity(vector, p.vector) }));
   }
 
-  /** The strategy for a goal: the most similar pattern, or Knowledge when none stands out. */
+  /** The strategy for a goal: the most similar pattern, or Knowledge when none stands out (cached per goal text). */
   strategyFor(goal: Pick<Goal, 'description' | 'criteria'>): { name: StrategyName; similarity: number } {
-    let best = { name: 'Knowledge' as StrategyName, similarity: 0 };
-    for (const score of this.scores(goal)) if (score.similarity > best.similarity) best = score;
-    return best.similarity >= STRATEGY_FLOOR ? best : { name: 'Knowledge', similarity: best.similarity };
+    const text = `${goal.description} ${goal.criteria}`;
+    let strategy = this.strategies.get(text);
+    if (!strategy) {
+      let best = { name: 'Knowledge' as StrategyName, similarity: 0 };
+      for (const score of this.scores(goal)) if (score.similarity > best.similarity) best = score;
+      strategy = best.similarity >= STRATEGY_FLOOR ? best : { name: 'Knowledge', similarity: best.similarity };
+      if (this.strategies.size >= GOAL_CACHE) this.strategies.clear();
+      this.strategies.set(text, strategy);
+    }
+    return strategy;
   }
 
   /** The family a tool belongs to. */

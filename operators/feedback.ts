@@ -10,30 +10,36 @@
  *
  * Options: maxDepth (default: the config's maxDepth, 10).
  */
-import { concatMap, defer, EMPTY, expand, of, type Observable, type OperatorFunction } from 'rxjs';
+import { concatMap, EMPTY, expand, Observable, of, type OperatorFunction } from 'rxjs';
 import { beginCycle, record, type Cycle } from '../streams/cycle.js';
 import type { Runtime } from '../streams/runtime.js';
 import type { Signal } from '../streams/signals.js';
-import { recover } from './recover.js';
+import { recoveringPass } from './recover.js';
 
 export interface FeedbackOptions {
   maxDepth?: number;
 }
 
 export function feedback(runtime: Runtime, cycleOp: OperatorFunction<Cycle, Cycle>, options: FeedbackOptions = {}): OperatorFunction<Signal, Cycle> {
+  return concatMap(feedbackChain(runtime, cycleOp, options));
+}
+
+/**
+ * One signal's chain of {@link feedback} as a function (built once, used per
+ * signal): its pass, then each follow-up's pass at depth + 1.
+ */
+export function feedbackChain(runtime: Runtime, cycleOp: OperatorFunction<Cycle, Cycle>, options: FeedbackOptions = {}): (signal: Signal) => Observable<Cycle> {
   const maxDepth = options.maxDepth ?? runtime.config.maxDepth;
-  const guarded = recover(runtime, cycleOp);
-  const pass = (signal: Signal): Observable<Cycle> => defer(() => of(beginCycle(runtime, signal)).pipe(guarded));
-  return concatMap((signal) =>
-    pass(signal).pipe(
-      expand((done) => {
-        const next = done.followUp;
-        if (!next) return EMPTY;
-        if (next.depth > maxDepth) return of(depthExceeded(runtime, next, maxDepth));
-        return pass(next);
-      }),
-    ),
-  );
+  const guarded = recoveringPass(runtime, cycleOp);
+  // The checkpoint is taken when the pass is subscribed to, i.e. when the previous pass has finished.
+  const pass = (signal: Signal): Observable<Cycle> => new Observable<Cycle>((subscriber) => guarded(beginCycle(runtime, signal)).subscribe(subscriber));
+  const next = (done: Cycle): Observable<Cycle> => {
+    const followUp = done.followUp;
+    if (!followUp) return EMPTY;
+    if (followUp.depth > maxDepth) return of(depthExceeded(runtime, followUp, maxDepth));
+    return pass(followUp);
+  };
+  return (signal) => pass(signal).pipe(expand(next));
 }
 
 function depthExceeded(runtime: Runtime, signal: Signal, maxDepth: number): Cycle {

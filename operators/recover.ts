@@ -12,7 +12,7 @@
  *   passes:                  --a--b--|    (b's cycle throws)
  *   recover(rt, cycle):      --a--b'-|    (b' carries the error event and a retry follow-up)
  */
-import { catchError, mergeMap, of, type OperatorFunction } from 'rxjs';
+import { catchError, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
 import { ToolFailure } from '../mind/tool.js';
 import { record, type Cycle } from '../streams/cycle.js';
 import type { Runtime } from '../streams/runtime.js';
@@ -23,7 +23,12 @@ export interface RecoverOptions {
 }
 
 export function recover(runtime: Runtime, cycleOp: OperatorFunction<Cycle, Cycle>, options: RecoverOptions = {}): OperatorFunction<Cycle, Cycle> {
-  return mergeMap((cycle) => of(cycle).pipe(cycleOp, catchError((error: unknown) => of(recoverFrom(runtime, cycle, error, options)))));
+  return mergeMap(recoveringPass(runtime, cycleOp, options));
+}
+
+/** One pass of {@link recover} as a function: the cycle run through `cycleOp`, an error becoming the recovered pass. */
+export function recoveringPass(runtime: Runtime, cycleOp: OperatorFunction<Cycle, Cycle>, options: RecoverOptions = {}): (cycle: Cycle) => Observable<Cycle> {
+  return (cycle) => of(cycle).pipe(cycleOp, catchError((error: unknown) => of(recoverFrom(runtime, cycle, error, options))));
 }
 
 /** Applies the recovery rules to a pass that failed with `error`. */

@@ -51,7 +51,7 @@ import { builtinTools } from '../mind/tools/index.js';
 import { act } from '../operators/act.js';
 import { consolidate } from '../operators/consolidate.js';
 import { decide } from '../operators/decide.js';
-import { feedback } from '../operators/feedback.js';
+import { feedbackChain } from '../operators/feedback.js';
 import { followPlans } from '../operators/followPlans.js';
 import { interveneOnLoops } from '../operators/interveneOnLoops.js';
 import { observe } from '../operators/observe.js';
@@ -201,6 +201,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
   const cycleOp = options.cycle
     ? options.cycle(stages, runtime)
     : pipe(stages.observe, stages.orient, stages.plan, stages.decide, stages.verify, stages.act, stages.consolidate);
+  const chain = feedbackChain(runtime, cycleOp);
   const watchers = [...DEFAULT_WATCHERS, ...(options.watchers ?? [])].map((w) => w(runtime));
 
   const run = (sources: AgentSources = {}): Connectable<AgentEvent> => {
@@ -268,7 +269,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
         passAt = scheduler.now();
         options.onEnter?.(item);
         const body$: Observable<Cycle> =
-          'rejected' in item ? of(rejectionPass(item.rejected)) : of(item.signal).pipe(feedback(runtime, cycleOp));
+          'rejected' in item ? of(rejectionPass(item.rejected)) : chain(item.signal);
         return body$.pipe(
           // Trampoline: signals buffered behind an async tool then drain iteratively, not recursively.
           subscribeOn(queueScheduler),

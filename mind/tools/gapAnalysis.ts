@@ -75,7 +75,7 @@ export function findGaps(graph: KnowledgeGraph, about: readonly string[], limit 
 const gapCache = new KnowledgeCache<number>();
 
 function gapCount(mind: Mind, goal: Goal): number {
-  return gapCache.get(mind, goal.id, () => findGaps(mind.graph, mind.goalTerms(goal).symbols, 1).length);
+  return gapCache.get(mind, `${goal.description}\u0000${goal.criteria}`, () => findGaps(mind.graph, mind.goalTerms(goal).symbols, 1).length);
 }
 
 export const gapAnalysis: Tool<z.infer<typeof Input>> = {

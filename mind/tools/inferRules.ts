@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { isMetadataPredicate, type KnowledgeGraph } from '../knowledgeGraph.js';
 import { KnowledgeCache } from '../knowledgeCache.js';
+import type { Mind } from '../mind.js';
 import { IMPLIES, INVERSE_OF, IS_A } from '../reasoning.js';
 import { semanticSimilarity } from '../semanticProfile.js';
 import type { Tool } from '../tool.js';
@@ -67,7 +68,12 @@ export function mineRules(graph: KnowledgeGraph, minSupport = 2, minConfidence =
   return rules.sort((a, b) => b.confidence - a.confidence || b.support - a.support || (a.if < b.if ? -1 : 1));
 }
 
-const pendingRules = new KnowledgeCache<number>();
+const mined = new KnowledgeCache<readonly MinedRule[]>();
+
+/** {@link mineRules} over the mind's graph, cached per knowledge version (mining reads knowledge only, never metadata). Shared: read-only. */
+function minedRules(mind: Mind, minSupport = 2, minConfidence = 0.6): readonly MinedRule[] {
+  return mined.get(mind, `${minSupport} ${minConfidence}`, () => mineRules(mind.graph, minSupport, minConfidence));
+}
 
 export const inferRules: Tool<z.infer<typeof Input>> = {
   name: 'infer_rules',
@@ -82,13 +88,13 @@ export const inferRules: Tool<z.infer<typeof Input>> = {
   scoring: {
     kind: 'adaptive',
     floor: 0.2,
-    base: ({ mind, goal }) => (pendingRules.get(mind, 'all', () => mineRules(mind.graph).length) > 0 ? 0.35 : 0.15) + 0.3 * semanticSimilarity(mind, goal, inferRules),
+    base: ({ mind, goal }) => (minedRules(mind).length > 0 ? 0.35 : 0.15) + 0.3 * semanticSimilarity(mind, goal, inferRules),
   },
   propose() {
     return { minSupport: 2, minConfidence: 0.6, limit: 10 };
   },
   execute({ minSupport, minConfidence, limit }, { mind }) {
-    const rules = mineRules(mind.graph, minSupport, minConfidence).slice(0, limit);
+    const rules = minedRules(mind, minSupport, minConfidence).slice(0, limit);
     let added = 0;
     for (const rule of rules) if (mind.graph.add(rule.if, rule.kind, rule.then, rule.confidence)) added++;
     if (rules.length === 0) return { ok: true, summary: 'no new rules in the data', added: 0 };

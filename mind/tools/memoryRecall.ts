@@ -11,13 +11,28 @@ import { keywords } from '../text.js';
 import type { Tool } from '../tool.js';
 import type { MemoryEntry } from '../workingMemory.js';
 
-const termCache = new WeakMap<MemoryEntry, ReadonlySet<string>>();
+/** Per query: whether an entry's content shares a word with it (entries never change their content). */
+const matchCache = new Map<string, WeakMap<MemoryEntry, boolean>>();
 
-/** An entry's content words (entries never change their content, so this is cached per entry). */
-function entryTerms(entry: MemoryEntry): ReadonlySet<string> {
-  let terms = termCache.get(entry);
-  if (!terms) termCache.set(entry, (terms = new Set(keywords(entry.content))));
-  return terms;
+/** The newest `n` entries whose content shares a word with the query, oldest first (scanning back from the newest entry). */
+function newestMatching(all: readonly MemoryEntry[], query: string, n: number): MemoryEntry[] {
+  let matches = matchCache.get(query);
+  if (!matches) {
+    if (matchCache.size >= 64) matchCache.clear();
+    matchCache.set(query, (matches = new WeakMap()));
+  }
+  const wanted = keywords(query);
+  const found: MemoryEntry[] = [];
+  for (let i = all.length - 1; i >= 0 && found.length < n; i--) {
+    const entry = all[i]!;
+    let match = matches.get(entry);
+    if (match === undefined) {
+      const terms = new Set(keywords(entry.content));
+      matches.set(entry, (match = wanted.some((w) => terms.has(w))));
+    }
+    if (match) found.push(entry);
+  }
+  return found.reverse();
 }
 
 const Input = z.object({
@@ -46,14 +61,7 @@ export const memoryRecall: Tool<z.infer<typeof Input>> = {
   execute({ query, topK }, { mind, now }) {
     const consolidated = mind.memory.pressure >= mind.config.consolidationPressure ? consolidate(mind, now()) : null;
     const episodes = mind.episodes.recall(query, topK);
-    const wanted = keywords(query);
-    const entries = mind.memory
-      .all()
-      .filter((e) => {
-        const terms = entryTerms(e);
-        return wanted.some((w) => terms.has(w));
-      })
-      .slice(-topK);
+    const entries = newestMatching(mind.memory.all(), query, topK);
     for (const entry of entries) mind.memory.consult(entry);
     const symbols = [...new Set(episodes.flatMap((e) => e.learnings))];
     const note = consolidated ? ` after consolidating ${consolidated.freed} entries into ${consolidated.episodes} episode(s)` : '';
