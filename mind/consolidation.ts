@@ -1,13 +1,18 @@
 /**
  * Consolidation (seed 001): high-relevance working-memory entries become
  * episodes, one per goal, and leave working memory with the observations of
- * the same goals. Fires automatically when pressure exceeds the configured
+ * the same goals. Then, so that one consolidation relieves the pressure that
+ * triggered it, the oldest entries below high relevance go too until memory is
+ * at most half full. Fires automatically when pressure exceeds the configured
  * threshold (0.8), or on the `consolidate` command.
  */
 import type { Mind } from './mind.js';
 
 /** Entries at or above this relevance are consolidated. */
 export const HIGH_RELEVANCE = 0.7;
+
+/** Consolidation frees working memory down to this pressure. */
+export const RELIEVED_PRESSURE = 0.5;
 
 export interface ConsolidationResult {
   episodes: number;
@@ -41,6 +46,11 @@ export function consolidate(mind: Mind, at: number): ConsolidationResult {
   }
   for (const entry of mind.memory.all()) {
     if (entry.kind === 'Observation' && entry.goalId && byGoal.has(entry.goalId)) freedIds.add(entry.id);
+  }
+  const target = Math.floor(mind.memory.capacity * RELIEVED_PRESSURE);
+  for (const entry of mind.memory.all()) {
+    if (mind.memory.size - freedIds.size <= target) break;
+    if (entry.relevance < HIGH_RELEVANCE) freedIds.add(entry.id);
   }
   const freed = mind.memory.remove(freedIds);
   return { episodes: byGoal.size, freed };

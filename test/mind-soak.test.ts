@@ -15,7 +15,8 @@ test('working memory never exceeds its capacity over 10,000 cycles', (t) => {
   let largest = 0;
   let passes = 0;
   const { mind } = runOnVirtualTime([...SMALL_KB, goalSignal('Find what unicorns eat', { stallThreshold: 1_000_000 })], {
-    config: { maxCycles: 10_000, workingMemoryCapacity: 20 },
+    // Without auto-consolidation memory fills up, so every push past capacity must evict.
+    config: { maxCycles: 10_000, workingMemoryCapacity: 20, autoConsolidate: false },
     watchers: [
       (runtime) =>
         tap(() => {
