@@ -33,7 +33,8 @@ export class SeededRandom {
   /** Undoes the last `id(prefix)` (used by the journal). */
   releaseId(prefix: string): void {
     const n = this.counters.get(prefix) ?? 0;
-    if (n > 0) this.counters.set(prefix, n - 1);
+    if (n > 1) this.counters.set(prefix, n - 1);
+    else this.counters.delete(prefix);
   }
 
   toJSON(): RandomState {
