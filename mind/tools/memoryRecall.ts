@@ -11,26 +11,14 @@ import { keywords } from '../text.js';
 import type { Tool } from '../tool.js';
 import type { MemoryEntry } from '../workingMemory.js';
 
-/** Per query: whether an entry's content shares a word with it (entries never change their content). */
-const matchCache = new Map<string, WeakMap<MemoryEntry, boolean>>();
-
 /** The newest `n` entries whose content shares a word with the query, oldest first (scanning back from the newest entry). */
 function newestMatching(all: readonly MemoryEntry[], query: string, n: number): MemoryEntry[] {
-  let matches = matchCache.get(query);
-  if (!matches) {
-    if (matchCache.size >= 64) matchCache.clear();
-    matchCache.set(query, (matches = new WeakMap()));
-  }
-  const wanted = keywords(query);
+  const wanted = new Set(keywords(query));
   const found: MemoryEntry[] = [];
   for (let i = all.length - 1; i >= 0 && found.length < n; i--) {
     const entry = all[i]!;
-    let match = matches.get(entry);
-    if (match === undefined) {
-      const terms = new Set(keywords(entry.content));
-      matches.set(entry, (match = wanted.some((w) => terms.has(w))));
-    }
-    if (match) found.push(entry);
+    // keywords() is memoised per text, so an entry's words are split once.
+    if (keywords(entry.content).some((w) => wanted.has(w))) found.push(entry);
   }
   return found.reverse();
 }
