@@ -12,8 +12,6 @@ import type { AgentEvent, Draft } from '../streams/events.js';
 
 export function stamp(session: string, firstSeq = 1): OperatorFunction<Draft, AgentEvent> {
   let seq = firstSeq - 1;
-  return map((draft) => {
-    const { kind, cycle, at, ...body } = draft;
-    return { kind, seq: ++seq, session, cycle, at, ...body } as AgentEvent;
-  });
+  // One copy per event: assigning the draft over the head keeps kind, cycle and at in their places.
+  return map((draft) => Object.assign({ kind: draft.kind, seq: ++seq, session, cycle: draft.cycle, at: draft.at }, draft) as AgentEvent);
 }
