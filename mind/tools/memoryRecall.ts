@@ -11,14 +11,22 @@ import { keywords } from '../text.js';
 import type { Tool } from '../tool.js';
 import type { MemoryEntry } from '../workingMemory.js';
 
+/** Each entry's content words, split once per entry (entries never change their content). */
+const entryWords = new WeakMap<MemoryEntry, readonly string[]>();
+
+function wordsOf(entry: MemoryEntry): readonly string[] {
+  let found = entryWords.get(entry);
+  if (!found) entryWords.set(entry, (found = keywords(entry.content)));
+  return found;
+}
+
 /** The newest `n` entries whose content shares a word with the query, oldest first (scanning back from the newest entry). */
 function newestMatching(all: readonly MemoryEntry[], query: string, n: number): MemoryEntry[] {
   const wanted = new Set(keywords(query));
   const found: MemoryEntry[] = [];
   for (let i = all.length - 1; i >= 0 && found.length < n; i--) {
     const entry = all[i]!;
-    // keywords() is memoised per text, so an entry's words are split once.
-    if (keywords(entry.content).some((w) => wanted.has(w))) found.push(entry);
+    if (wordsOf(entry).some((w) => wanted.has(w))) found.push(entry);
   }
   return found.reverse();
 }
