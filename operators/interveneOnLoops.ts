@@ -35,7 +35,7 @@ import { endIntervention, isInterventionGoal, startIntervention, type GoalChange
 import { resolveLoopConfig } from '../mind/loopConfig.js';
 import type { ActionRecord } from '../mind/loopDetection.js';
 import { LoopDetector } from '../mind/loopDetector.js';
-import type { Watcher } from '../streams/createAgent.js';
+import type { Watcher } from '../streams/cycle.js';
 import { record, type Cycle } from '../streams/cycle.js';
 import type { Runtime } from '../streams/runtime.js';
 

@@ -63,7 +63,7 @@ import { stamp } from '../operators/stamp.js';
 import { verify } from '../operators/verify.js';
 import { builtinCommands } from './commands.js';
 import { AgentConfig, type AgentConfigInput } from './config.js';
-import type { Cycle } from './cycle.js';
+import type { Cycle, Watcher } from './cycle.js';
 import { CycleDriver } from './driver.js';
 import type { AgentEvent, Draft } from './events.js';
 import { planningCommands } from './planningCommands.js';
@@ -83,8 +83,6 @@ export interface Stages {
   consolidate: OperatorFunction<Cycle, Cycle>;
 }
 
-/** Builds a stateful operator over the stream of finished passes (loop detection, reflection). */
-export type Watcher = (runtime: Runtime) => OperatorFunction<Cycle, Cycle>;
 
 export interface AgentOptions {
   /** Configuration; missing keys take their defaults. */

@@ -12,6 +12,7 @@ import type { Outcome } from '../mind/goalEvaluation.js';
 import type { Observation, Orientation } from '../mind/observation.js';
 import type { Decision } from '../mind/toolSelection.js';
 import type { Draft, EventBody, EventKind } from './events.js';
+import type { OperatorFunction } from 'rxjs';
 import type { Runtime } from './runtime.js';
 import type { Signal } from './signals.js';
 
@@ -32,6 +33,9 @@ export interface Cycle {
   failure?: { severity: 'transient' | 'critical'; message: string };
   readonly events: Draft[];
 }
+
+/** Builds a stateful operator over the stream of finished passes (loop detection, reflection). */
+export type Watcher = (runtime: Runtime) => OperatorFunction<Cycle, Cycle>;
 
 /** Starts a pass for a signal: marks the mind's rollback point and opens the context. */
 export function beginCycle(runtime: Runtime, signal: Signal): Cycle {

@@ -15,8 +15,8 @@ export {
   resolveConfig,
   type AgentConfigInput,
 } from './config.js';
-export { createAgent, type Agent, type AgentOptions, type Entering, type AgentSources, type Stages, type Watcher } from './createAgent.js';
-export { beginCycle, record, vetoCycle, type Cycle } from './cycle.js';
+export { createAgent, type Agent, type AgentOptions, type Entering, type AgentSources, type Stages } from './createAgent.js';
+export { beginCycle, record, vetoCycle, type Cycle, type Watcher } from './cycle.js';
 export { CycleDriver } from './driver.js';
 export { EVENT_KINDS, EventEnvelope, type AgentEvent, type Draft, type EventKind, type EventOf } from './events.js';
 export { knowledgeAndGoals, startProgram, type ProgramIO, type ProgramOptions, type RunningProgram } from './program.js';
