@@ -1,7 +1,9 @@
 /**
  * Full OODA cycles per second, in memory, on the demo knowledge base scaled
  * to 10,000 triples with working memory at capacity (100 entries, filled
- * before timing; auto-consolidation off so it stays full).
+ * before timing; auto-consolidation off, and memory_recall consolidates only
+ * when memory is completely full, freeing it to half: memory runs between half
+ * and full, and `memory` reports the occupancy at the end).
  *
  * Two figures from the same run, interleaved so both see the same machine:
  * - `operators`: ticks through the real operators — feedback(observe → orient
@@ -30,7 +32,7 @@ import type { BenchResult } from './run.js';
 
 export const TRIPLES = 10_000;
 
-const config = AgentConfig.parse({ maxCycles: Number.MAX_SAFE_INTEGER, autoConsolidate: false, heartbeatMs: 0, stallThreshold: 1_000_000 });
+const config = AgentConfig.parse({ maxCycles: Number.MAX_SAFE_INTEGER, autoConsolidate: false, consolidationPressure: 1, heartbeatMs: 0, stallThreshold: 1_000_000 });
 
 /** The demo facts, replicated with renamed entities (`mars_2`, …) until there are `TRIPLES`. */
 function scaledMind(): MindState {
