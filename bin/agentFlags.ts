@@ -21,7 +21,6 @@ export const AGENT_FLAGS_USAGE = `  --goal TEXT         add a goal (repeatable)
   -h, --help          this help`;
 
 export interface AgentFlags {
-  help: boolean;
   config: AgentConfig;
   goals: string[];
   files: string[];
@@ -33,7 +32,6 @@ export function parseAgentFlags(argv: string[], defaultCycles: number): AgentFla
   const { values } = parseFlags(argv, AGENT_FLAGS);
   const config = loadConfig(values.config, { seed: intFlag('seed', values.seed, { min: -2147483648 }), heartbeatMs: 0 });
   return {
-    help: values.help === true,
     config,
     goals: values.goal ?? [],
     files: values.kg ?? [],

@@ -21,13 +21,11 @@ export interface Command {
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 /** parseArgs with strict checking; a problem becomes a UsageError naming the flag. */
-type HelpFlag = { help: { type: 'boolean'; short: 'h' } };
-type Parsed<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O & HelpFlag; strict: true; allowPositionals: false }>>;
+type Parsed<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: false }>>;
 
 export function parseFlags<O extends Options>(argv: string[], options: O): Parsed<O> {
   try {
-    const help: HelpFlag = { help: { type: 'boolean', short: 'h' } };
-    return parseArgs({ args: argv, options: { ...options, ...help }, strict: true, allowPositionals: false });
+    return parseArgs({ args: argv, options, strict: true, allowPositionals: false });
   } catch (error) {
     const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '');
     throw new UsageError(message);

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The `ooda` command: dispatches to a subcommand and turns its result into an
- * exit code. Usage errors name the problem and exit 2.
+ * exit code. `ooda COMMAND --help` (or -h) prints the command's usage, for every
+ * command alike. Usage errors name the problem and exit 2.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,6 +29,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const command: Command | undefined = COMMANDS[name];
   if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)} (try 'ooda --help')`);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(`${command.usage}\n`);
+    return 0;
+  }
   return command.run(rest);
 }
 

@@ -25,10 +25,6 @@ export const consolidate: Command = {
   usage: USAGE,
   async run(argv) {
     const { values } = parseFlags(argv, { ...STORE_FLAGS, config: { type: 'string' } });
-    if (values.help) {
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
-    }
     const config = loadConfig(values.config, { maxCycles: 0, heartbeatMs: 0 });
     const session = defaultSessionId();
     const command = Readable.from([`${JSON.stringify({ type: 'command', command: 'consolidate' })}\n`]);

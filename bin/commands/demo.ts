@@ -11,16 +11,12 @@ export const demo: Command = {
   summary: 'run the agent on the embedded demo knowledge base and goals (what npm start runs)',
   usage: RUN_USAGE.replace('ooda run [--goal TEXT]... [options]', 'ooda demo [options]').replace('(default ./ooda.db; ', '(default: none; '),
   async run(argv) {
-    const { help, options, ws, store } = parseRun(['--max-cycles', '60', '--heartbeat', '0', ...argv], {
+    const { options, ws, store } = parseRun(['--max-cycles', '60', '--heartbeat', '0', ...argv], {
       goals: demoGoals(),
       files: [demoKnowledgeFile()],
       format: 'pretty',
       readStdin: false,
     });
-    if (help) {
-      process.stdout.write(`${demo.usage}\n`);
-      return 0;
-    }
     log(`demo: ${options.goals.length} goals over ${demoKnowledgeFile()}`);
     const server = await listenWs(ws);
     const withWs = { ...options, ...(server ? { ws: server } : {}) };

@@ -22,10 +22,6 @@ export const events: Command = {
   usage: USAGE,
   async run(argv) {
     const { values } = parseFlags(argv, { ...STORE_FLAGS, session: { type: 'string' }, kind: { type: 'string' }, limit: { type: 'string' } });
-    if (values.help) {
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
-    }
     if (values.kind !== undefined && !(EVENT_KINDS as readonly string[]).includes(values.kind)) {
       throw new UsageError(`--kind: expected one of ${EVENT_KINDS.join(', ')}, got ${JSON.stringify(values.kind)}`);
     }

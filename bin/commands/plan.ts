@@ -20,10 +20,6 @@ export const plan: Command = {
   usage: USAGE,
   async run(argv) {
     const flags = parseAgentFlags(argv, 0);
-    if (flags.help) {
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
-    }
     const agent = await runLocalAgent({ ...flags, onEvent: reportProblems });
     process.stdout.write(`${runCommand(agent, 'plan').result}\n`);
     return 0;

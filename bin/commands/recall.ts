@@ -22,10 +22,6 @@ export const recall: Command = {
   usage: USAGE,
   async run(argv) {
     const { values } = parseFlags(argv, { ...STORE_FLAGS, query: { type: 'string' }, 'top-k': { type: 'string' } });
-    if (values.help) {
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
-    }
     if (values.query === undefined || values.query.trim() === '') throw new UsageError('--query: expected the text to recall');
     const topK = intFlag('top-k', values['top-k'], { min: 1 }) ?? 5;
     const state = await withStore(values.db, async (store) => {

@@ -22,10 +22,6 @@ export const reflect: Command = {
   usage: USAGE,
   async run(argv) {
     const flags = parseAgentFlags(argv, 4);
-    if (flags.help) {
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
-    }
     const agent = await runLocalAgent({ ...flags, onEvent: reportProblems });
     const { events } = runCommand(agent, 'reflect');
     const reflection = events.find((e): e is Draft<'reflection'> => e.kind === 'reflection')!;

@@ -20,10 +20,6 @@ export const repl: Command = {
   usage: USAGE,
   async run(argv) {
     const flags = parseAgentFlags(argv, 0);
-    if (flags.help) {
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
-    }
     const agent = createAgent({ config: flags.config, session: 'repl' });
     await runRepl({ agent, input: process.stdin, output: process.stdout, files: flags.files, goals: flags.goals });
     return 0;

@@ -25,10 +25,6 @@ export const replay: Command = {
   usage: USAGE,
   async run(argv) {
     const { values } = parseFlags(argv, { ...STORE_FLAGS, session: { type: 'string' } });
-    if (values.help) {
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
-    }
     const result = await withStore(values.db, (store) => replaySession(store, values.session));
     if (result.identical) {
       process.stdout.write(`identical: session ${result.session}, ${result.events} event(s)\n`);

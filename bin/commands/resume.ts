@@ -13,11 +13,7 @@ export const resume: Command = {
     .replace('Runs the agent:', 'Restores the latest session of the store and continues it:')
     .replace('  --max-cycles N      stop after N cycles (default 1000)', '  --max-cycles N      run at most N more cycles (default 1000)'),
   async run(argv) {
-    const { help, options, store } = parseRun(argv, { db: DEFAULT_DB });
-    if (help) {
-      process.stdout.write(`${resume.usage}\n`);
-      return 0;
-    }
+    const { options, store } = parseRun(argv, { db: DEFAULT_DB });
     if (!store) throw new UsageError('resume needs a store: --no-db cannot be used');
     if (store.fresh) throw new UsageError('resume continues a session: --fresh cannot be used (use ooda run --fresh)');
     const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };

@@ -94,7 +94,6 @@ export function parseRun(argv: string[], defaults: RunDefaults = {}) {
   if (values['no-db'] && (values.db !== undefined || values.fresh)) throw new UsageError('--no-db cannot be combined with --db or --fresh');
   const db = values['no-db'] ? undefined : (values.db ?? defaults.db);
   return {
-    help: values.help === true,
     ws,
     store: db === undefined ? undefined : { ...storeOptions(db, values.synchronous), fresh: values.fresh === true },
     options: {
@@ -135,11 +134,7 @@ export const run: Command = {
   summary: 'run the agent over --goal flags and NDJSON on stdin',
   usage: RUN_USAGE,
   async run(argv) {
-    const { help, options, ws, store } = parseRun(argv, { db: DEFAULT_DB });
-    if (help) {
-      process.stdout.write(`${RUN_USAGE}\n`);
-      return 0;
-    }
+    const { options, ws, store } = parseRun(argv, { db: DEFAULT_DB });
     const server = await listenWs(ws);
     const withWs = { ...options, ...(server ? { ws: server } : {}) };
     const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };

@@ -20,10 +20,6 @@ export const sessions: Command = {
   usage: USAGE,
   async run(argv) {
     const { values } = parseFlags(argv, { ...STORE_FLAGS, json: { type: 'boolean' } });
-    if (values.help) {
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
-    }
     const rows = await withStore(values.db, (store) => store.sessions());
     const listed = rows.map((r) => ({
       id: r.id,
