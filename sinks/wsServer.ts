@@ -11,9 +11,9 @@
  * lives on. Ping/pong every `pingIntervalMs` drops peers that stopped
  * answering. Event delivery is the sink's job (sinks/toWebSocket.ts).
  *
- * Bound to 127.0.0.1 unless `host` says otherwise. On a loopback host,
- * requests must name a loopback Host (no DNS rebinding) and a browser's
- * Origin must be the server's own, so another web page cannot read events.
+ * Bound to 127.0.0.1 unless `host` says otherwise; on a loopback host every
+ * request passes the loopback guard (sinks/loopbackGuard.ts). The pages
+ * themselves are sinks/dashboardPages.ts.
  *
  * Options: host ('127.0.0.1'), port (0: any free port), token (generated:
  * 32 hex digits), maxPayload (64 KiB), pingIntervalMs (15 000), closeTimeoutMs
@@ -21,14 +21,15 @@
  * socket is destroyed), dashboardDir (the package's `dashboard/`).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { EVENT_KINDS, type EventKind } from '../streams/events.js';
 import { packageRoot } from '../streams/packageRoot.js';
+import { serveDashboard } from './dashboardPages.js';
+import { loopbackRefusal } from './loopbackGuard.js';
 import {
   CLOSE_GOING_AWAY,
   SignalMessage,
@@ -72,13 +73,6 @@ export type ConnectionListener = (client: WsClient) => (() => void) | void;
 export const DEFAULT_MAX_PAYLOAD = 64 * 1024;
 export const DEFAULT_PING_INTERVAL_MS = 15_000;
 
-const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
-const STATIC_FILES: Record<string, { file: string; type: string }> = {
-  '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
-  '/index.html': { file: 'index.html', type: 'text/html; charset=utf-8' },
-  '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
-  '/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
-};
 const SIGNAL_HELP = 'expected {"subscribe": [kinds…] | "*"} or {"id"?, "token", "signal": {"type": …}}';
 
 class Connection implements WsClient {
@@ -155,7 +149,7 @@ export class WsServer implements SignalChannel {
     this.dashboardDir = options.dashboardDir ?? join(packageRoot(), 'dashboard');
     this.closeTimeoutMs = options.closeTimeoutMs ?? 2000;
     this.wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? DEFAULT_MAX_PAYLOAD });
-    this.http = createServer((req, res) => void this.serveStatic(req, res));
+    this.http = createServer((req, res) => void serveDashboard(req, res, this.dashboardDir, this.allowed(req)));
     this.http.on('upgrade', (req, socket, head) => this.upgrade(req, socket, head));
     this.pinger = setInterval(() => this.ping(), options.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS);
     this.pinger.unref();
@@ -217,40 +211,9 @@ export class WsServer implements SignalChannel {
     if (teardown) connection.teardowns.push(teardown);
   }
 
-  /** On a loopback server: a loopback Host header, and a browser Origin equal to our own. */
+  /** Why a request must be refused (foreign Host or Origin on a loopback server), or null. */
   private allowed(req: IncomingMessage): string | null {
-    if (!LOOPBACK_NAMES.has(this.options.host ?? '127.0.0.1')) return null;
-    const host = req.headers.host ?? '';
-    const hostname = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
-    if (!LOOPBACK_NAMES.has(hostname)) return `Host ${JSON.stringify(host)} is not a loopback name`;
-    const origin = req.headers.origin;
-    if (origin !== undefined && origin !== `http://${host}`) return `Origin ${JSON.stringify(origin)} is not this server`;
-    return null;
-  }
-
-  private async serveStatic(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    const refused = this.allowed(req);
-    const entry = STATIC_FILES[path];
-    const fail = (status: number, text: string): void => {
-      res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${text}\n`);
-    };
-    if (refused) return fail(403, refused);
-    if (path === '/ws') return fail(426, 'this is the WebSocket endpoint: connect with a WebSocket client');
-    if (req.method !== 'GET' && req.method !== 'HEAD') return fail(405, `${req.method} is not allowed`);
-    if (!entry) return fail(404, `no such page: ${path}`);
-    try {
-      const body = await readFile(join(this.dashboardDir, entry.file));
-      res.writeHead(200, {
-        'content-type': entry.type,
-        'cache-control': 'no-cache',
-        'x-content-type-options': 'nosniff',
-        'content-security-policy': "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-      });
-      res.end(req.method === 'HEAD' ? undefined : body);
-    } catch (error) {
-      fail(500, `cannot read ${entry.file}: ${(error as Error).message}`);
-    }
+    return loopbackRefusal(req, this.options.host ?? '127.0.0.1');
   }
 
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {

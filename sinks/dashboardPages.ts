@@ -1,0 +1,41 @@
+/**
+ * The dashboard's pages: its three static files (index.html, app.js,
+ * style.css) served with a strict content-security policy; 403 for a refused
+ * request, 426 for a plain GET of the WebSocket endpoint, 405 for other
+ * methods, 404 for anything else.
+ */
+import { readFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+
+const PAGES: Record<string, { file: string; type: string }> = {
+  '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
+  '/index.html': { file: 'index.html', type: 'text/html; charset=utf-8' },
+  '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
+  '/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
+};
+
+/** Answers one HTTP request from `dashboardDir`; `refusal` (from the loopback guard) answers 403. */
+export async function serveDashboard(req: IncomingMessage, res: ServerResponse, dashboardDir: string, refusal: string | null): Promise<void> {
+  const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+  const entry = PAGES[path];
+  const fail = (status: number, text: string): void => {
+    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${text}\n`);
+  };
+  if (refusal) return fail(403, refusal);
+  if (path === '/ws') return fail(426, 'this is the WebSocket endpoint: connect with a WebSocket client');
+  if (req.method !== 'GET' && req.method !== 'HEAD') return fail(405, `${req.method} is not allowed`);
+  if (!entry) return fail(404, `no such page: ${path}`);
+  try {
+    const body = await readFile(join(dashboardDir, entry.file));
+    res.writeHead(200, {
+      'content-type': entry.type,
+      'cache-control': 'no-cache',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  } catch (error) {
+    fail(500, `cannot read ${entry.file}: ${(error as Error).message}`);
+  }
+}
