@@ -20,38 +20,8 @@ import type { Goal } from './goals.js';
 import type { Mind, MindExtension } from './mind.js';
 import { semanticSimilarity } from './semanticProfile.js';
 import { GATHERING, STRATEGY_FAMILIES, StrategyMatcher, type StrategyName } from './strategies.js';
+import { Plan, type MetaStrategy, type PlanChange, type PlanStatus, type PlanStep } from './plan.js';
 import type { Tool } from './tool.js';
-
-export const StepStatus = z.enum(['Pending', 'Active', 'Completed', 'Failed', 'Skipped']);
-export type StepStatus = z.infer<typeof StepStatus>;
-export const PlanStatus = z.enum(['Active', 'Completed', 'Failed', 'Superseded']);
-export type PlanStatus = z.infer<typeof PlanStatus>;
-export const MetaStrategy = z.enum(['explore-first', 'reason-first']);
-export type MetaStrategy = z.infer<typeof MetaStrategy>;
-
-export const PlanStep = z.object({
-  index: z.number().int().nonnegative(),
-  tool: z.string(),
-  input: z.unknown(),
-  rationale: z.string(),
-  status: StepStatus,
-});
-export type PlanStep = z.infer<typeof PlanStep>;
-
-export const Plan = z.object({
-  id: z.string(),
-  goalId: z.string(),
-  steps: z.array(PlanStep),
-  status: PlanStatus,
-  attempt: z.number().int().nonnegative(),
-  /** The strategy pattern the goal matched (Knowledge, Reasoning, …). */
-  strategy: z.enum(['Knowledge', 'Reasoning', 'Creation', 'External', 'Similarity']),
-  order: MetaStrategy,
-  createdCycle: z.number().int().nonnegative(),
-  /** Decisions that chose another tool than the active step's. */
-  departures: z.number().int().nonnegative(),
-});
-export type Plan = z.infer<typeof Plan>;
 
 const PlannerState = z.object({
   plans: z.array(Plan),
@@ -63,17 +33,6 @@ const PlannerState = z.object({
 export const PLAN_BONUS = 0.2;
 /** At most this many tools from each phase (gathering, reasoning) make a plan. */
 export const STEPS_PER_PHASE = 2;
-
-export type PlanChangeKind = 'created' | 'step' | 'left' | 'completed' | 'failed' | 'superseded';
-
-/** A change to a plan, for the `plan` event. */
-export interface PlanChange {
-  plan: Plan;
-  change: PlanChangeKind;
-  reason: string;
-  /** The step the change is about (step completed, step failed, step left). */
-  step?: number;
-}
 
 /** What following the plan through one action produced. */
 export interface PlanProgress {

@@ -21,7 +21,8 @@ import { consolidate } from './consolidation.js';
 import { decompose, type GoalChange } from './goalEvaluation.js';
 import { splitIntoSubgoals, type Goal } from './goals.js';
 import type { Mind, MindExtension } from './mind.js';
-import { Planner, type PlanChange } from './planner.js';
+import type { PlanChange } from './plan.js';
+import { Planner } from './planner.js';
 import { Psyche, type Evolution } from './psyche.js';
 
 export const BOOST_STEP = 10;

@@ -3,7 +3,7 @@
  * per goal change, a `plan` event per plan change.
  */
 import type { GoalChange } from '../mind/goalEvaluation.js';
-import type { PlanChange } from '../mind/planner.js';
+import type { PlanChange } from '../mind/plan.js';
 import { record, type Cycle } from '../streams/cycle.js';
 import type { EventBody } from '../streams/events.js';
 import type { Runtime } from '../streams/runtime.js';

@@ -44,7 +44,8 @@ export { ToolFailure, type Danger, type Tool, type ToolContext, type ToolOutput,
 export { builtinTools } from '../mind/tools/index.js';
 export { formatBreakdown, parseBreakdown, totalScore, type ScoreParts } from '../mind/utility.js';
 export type { Decision } from '../mind/toolSelection.js';
-export { Planner, PLAN_BONUS, type Plan, type PlanStep, type PlanChange } from '../mind/planner.js';
+export { Planner, PLAN_BONUS } from '../mind/planner.js';
+export type { Plan, PlanStep, PlanChange } from '../mind/plan.js';
 export { STRATEGY_PATTERNS, StrategyMatcher, type StrategyName } from '../mind/strategies.js';
 export { Psyche, DEFAULT_ARCHETYPES, DEFAULT_SHADOW, type Archetype, type PsycheOptions, type ShadowPattern } from '../mind/psyche.js';
 export { Reflection, type Adjustment, type ReflectionReport } from '../mind/reflection.js';
