@@ -259,6 +259,21 @@ export class Mind {
   }
 
   /** Adds an extension; state restored before it was registered loads into it now. */
+  /** The registered extension `name`, when it is a `kind`. */
+  extension<T extends MindExtension>(name: string, kind: Function & { prototype: T }): T | undefined {
+    const found = this.extensions.get(name);
+    return found instanceof kind ? (found as T) : undefined;
+  }
+
+  /** The mind's extension `name`: the registered one, or `create()`'s, registered on first use. */
+  attachExtension<T extends MindExtension>(name: string, kind: Function & { prototype: T }, create: () => T): T {
+    const existing = this.extension(name, kind);
+    if (existing) return existing;
+    const made = create();
+    this.registerExtension(made);
+    return made;
+  }
+
   registerExtension(extension: MindExtension): void {
     this.extensions.set(extension.name, extension);
     if (extension.name in this.unclaimed) {

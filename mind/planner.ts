@@ -61,18 +61,16 @@ export class Planner implements MindExtension {
 
   /** The mind's planner, attached (and steering decide) on first use. */
   static attach(mind: Mind): Planner {
-    const existing = mind.extensions.get('planner');
-    if (existing instanceof Planner) return existing;
-    const planner = new Planner(mind);
-    mind.registerExtension(planner);
-    mind.adjusters = { ...mind.adjusters, plan: (goal, tool) => planner.bonus(goal, tool) };
-    return planner;
+    return mind.attachExtension('planner', Planner, () => {
+      const planner = new Planner(mind);
+      mind.adjusters = { ...mind.adjusters, plan: (goal, tool) => planner.bonus(goal, tool) };
+      return planner;
+    });
   }
 
   /** The mind's planner, when one is attached. */
   static of(mind: Mind): Planner | undefined {
-    const existing = mind.extensions.get('planner');
-    return existing instanceof Planner ? existing : undefined;
+    return mind.extension('planner', Planner);
   }
 
   /** The current plan of a goal (the last one made, whatever its status). */

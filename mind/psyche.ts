@@ -123,18 +123,16 @@ export class Psyche implements MindExtension {
 
   /** The mind's psyche, attached (and biasing decide) on first use; options apply only then. */
   static attach(mind: Mind, options: PsycheOptions = {}): Psyche {
-    const existing = Psyche.of(mind);
-    if (existing) return existing;
-    const psyche = new Psyche(mind, options);
-    mind.registerExtension(psyche);
-    mind.adjusters = { ...mind.adjusters, archetype: (goal, tool) => psyche.bias(goal, tool) };
-    return psyche;
+    return mind.attachExtension('psyche', Psyche, () => {
+      const psyche = new Psyche(mind, options);
+      mind.adjusters = { ...mind.adjusters, archetype: (goal, tool) => psyche.bias(goal, tool) };
+      return psyche;
+    });
   }
 
   /** The mind's psyche, when one is attached. */
   static of(mind: Mind): Psyche | undefined {
-    const existing = mind.extensions.get('psyche');
-    return existing instanceof Psyche ? existing : undefined;
+    return mind.extension('psyche', Psyche);
   }
 
   get archetypes(): readonly Archetype[] {

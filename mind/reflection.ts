@@ -92,11 +92,7 @@ export class Reflection implements MindExtension {
 
   /** The mind's reflection state, attached on first use. */
   static attach(mind: Mind): Reflection {
-    const existing = mind.extensions.get('reflection');
-    if (existing instanceof Reflection) return existing;
-    const reflection = new Reflection(mind);
-    mind.registerExtension(reflection);
-    return reflection;
+    return mind.attachExtension('reflection', Reflection, () => new Reflection(mind));
   }
 
   /** Cycles seen in all. */
