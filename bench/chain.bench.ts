@@ -14,13 +14,12 @@ import { decide, decideStage } from '../operators/decide.js';
 import { feedback } from '../operators/feedback.js';
 import { observe, observeStage } from '../operators/observe.js';
 import { orient, orientStage } from '../operators/orient.js';
-import { stamp } from '../operators/stamp.js';
+import { stamp, stampEvent } from '../operators/stamp.js';
 import { Mind } from '../mind/mind.js';
 import { builtinTools } from '../mind/tools/index.js';
 import { AgentConfig } from '../streams/config.js';
 import { createAgent } from '../streams/createAgent.js';
 import { beginCycle, type Cycle } from '../streams/cycle.js';
-import type { Draft } from '../streams/events.js';
 import { createRuntime, type Runtime } from '../streams/runtime.js';
 import type { Signal } from '../streams/signals.js';
 import type { BenchResult } from './run.js';
@@ -47,10 +46,7 @@ function plainLoop(runtime: Runtime, n: number): number {
     decideStage(runtime, cycle);
     actStage(runtime, cycle);
     consolidateStage(runtime, cycle);
-    for (const draft of cycle.events) {
-      const { kind, cycle: c, at, ...body } = draft as Draft;
-      if ({ kind, seq: ++seq, session: 'b', cycle: c, at, ...body }) events++;
-    }
+    for (const draft of cycle.events) if (stampEvent(draft, ++seq, 'b')) events++;
   }
   return events;
 }

@@ -142,12 +142,11 @@ export class KnowledgeGraph {
     const s = pattern.subject === undefined ? undefined : symbolId(pattern.subject);
     const p = pattern.predicate === undefined ? undefined : pattern.predicate.startsWith('agent:') ? pattern.predicate : symbolId(pattern.predicate);
     const o = pattern.object === undefined ? undefined : symbolId(pattern.object);
-    const candidates = [
-      s === undefined ? undefined : this.bySubject.get(s) ?? EMPTY,
-      p === undefined ? undefined : this.byPredicate.get(p) ?? EMPTY,
-      o === undefined ? undefined : this.byObject.get(o) ?? EMPTY,
-    ].filter((set): set is Set<Triple> => set !== undefined);
-    const smallest = candidates.sort((a, b) => a.size - b.size)[0];
+    // Scan the smallest index that applies (the first of equals: subject, predicate, object).
+    let smallest: Set<Triple> | undefined;
+    for (const set of [s === undefined ? undefined : this.bySubject.get(s) ?? EMPTY, p === undefined ? undefined : this.byPredicate.get(p) ?? EMPTY, o === undefined ? undefined : this.byObject.get(o) ?? EMPTY]) {
+      if (set && (!smallest || set.size < smallest.size)) smallest = set;
+    }
     const pool: Iterable<Triple> = smallest ?? this.byKey.values();
     const out: Triple[] = [];
     for (const t of pool) {

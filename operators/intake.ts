@@ -12,13 +12,14 @@
 import { answerQuestion, expireQuestions } from '../mind/questionAnswers.js';
 import { record, type Cycle } from '../streams/cycle.js';
 import type { Runtime } from '../streams/runtime.js';
+import { EXTERNAL_SIGNAL_TYPES } from '../streams/signals.js';
 import { recordGoalChanges } from './changeEvents.js';
 
 export function intake(runtime: Runtime, cycle: Cycle): void {
   const { mind } = runtime;
   const signal = cycle.signal;
   const at = runtime.now();
-  if (signal.depth === 0 && isExternal(signal.type)) {
+  if (signal.depth === 0 && EXTERNAL.has(signal.type)) {
     const perceived = { source: signal.meta.source ?? 'unknown', signalType: signal.type, depth: signal.depth } as {
       source: string;
       signalType: string;
@@ -108,6 +109,4 @@ export function intake(runtime: Runtime, cycle: Cycle): void {
   }
 }
 
-function isExternal(type: string): boolean {
-  return type === 'goal' || type === 'fact' || type === 'input' || type === 'sensor' || type === 'command';
-}
+const EXTERNAL: ReadonlySet<string> = new Set(EXTERNAL_SIGNAL_TYPES);

@@ -12,6 +12,11 @@ import type { AgentEvent, Draft } from '../streams/events.js';
 
 export function stamp(session: string, firstSeq = 1): OperatorFunction<Draft, AgentEvent> {
   let seq = firstSeq - 1;
+  return map((draft) => stampEvent(draft, ++seq, session));
+}
+
+/** The function behind {@link stamp}: the event for a draft, with its `seq` and `session`. */
+export function stampEvent(draft: Draft, seq: number, session: string): AgentEvent {
   // One copy per event: assigning the draft over the head keeps kind, cycle and at in their places.
-  return map((draft) => Object.assign({ kind: draft.kind, seq: ++seq, session, cycle: draft.cycle, at: draft.at }, draft) as AgentEvent);
+  return Object.assign({ kind: draft.kind, seq, session, cycle: draft.cycle, at: draft.at }, draft) as AgentEvent;
 }

@@ -244,7 +244,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
       if (!halted) internal$.next(signal);
     };
 
-    const stamped = (signal: Signal): Entering => ({ signal: { ...signal, at: signal.at ?? scheduler.now() } });
+    const stamped = (signal: Signal): Entering => ({ signal: signal.at === undefined ? { ...signal, at: scheduler.now() } : signal });
     const inputs$ = merge(
       merge(...(sources.inputs ?? [])).pipe(
         perceive(runtime),
