@@ -143,10 +143,11 @@ export class KnowledgeGraph {
     const p = pattern.predicate === undefined ? undefined : pattern.predicate.startsWith('agent:') ? pattern.predicate : symbolId(pattern.predicate);
     const o = pattern.object === undefined ? undefined : symbolId(pattern.object);
     // Scan the smallest index that applies (the first of equals: subject, predicate, object).
-    let smallest: Set<Triple> | undefined;
-    for (const set of [s === undefined ? undefined : this.bySubject.get(s) ?? EMPTY, p === undefined ? undefined : this.byPredicate.get(p) ?? EMPTY, o === undefined ? undefined : this.byObject.get(o) ?? EMPTY]) {
-      if (set && (!smallest || set.size < smallest.size)) smallest = set;
-    }
+    let smallest = s === undefined ? undefined : this.bySubject.get(s) ?? EMPTY;
+    const byPredicate = p === undefined ? undefined : this.byPredicate.get(p) ?? EMPTY;
+    if (byPredicate && (!smallest || byPredicate.size < smallest.size)) smallest = byPredicate;
+    const byObject = o === undefined ? undefined : this.byObject.get(o) ?? EMPTY;
+    if (byObject && (!smallest || byObject.size < smallest.size)) smallest = byObject;
     const pool: Iterable<Triple> = smallest ?? this.byKey.values();
     const out: Triple[] = [];
     for (const t of pool) {

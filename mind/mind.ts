@@ -172,8 +172,8 @@ export class Mind {
   }
 
   /** Adds a working-memory entry stamped with the current cycle. */
-  remember(entry: Omit<NewMemoryEntry, 'sourceCycle'>): MemoryEntry {
-    return this.memory.push({ ...entry, sourceCycle: this.cycleCount });
+  remember(entry: NewMemoryEntry): MemoryEntry {
+    return this.memory.push(entry, this.cycleCount);
   }
 
   /** Records a provenance entry for a decision (seed 001: AgentDecision). */

@@ -34,13 +34,15 @@ interface SemanticCache {
   profiles: WeakMap<Tool, ToolProfile>;
   /** Scores per tool name, by goal wording (description and criteria): goals worded alike score alike. */
   goals: Map<string, Map<string, number>>;
+  /** The same score maps by goal object, checked against its wording: spares building the wording key every cycle. */
+  byGoal: WeakMap<Goal, { description: string; criteria: string; scores: Map<string, number> }>;
 }
 
 const caches = new WeakMap<Mind, SemanticCache>();
 
 function cacheFor(mind: Mind): SemanticCache {
   let cache = caches.get(mind);
-  if (!cache) caches.set(mind, (cache = { profiles: new WeakMap(), goals: new Map() }));
+  if (!cache) caches.set(mind, (cache = { profiles: new WeakMap(), goals: new Map(), byGoal: new WeakMap() }));
   return cache;
 }
 
@@ -91,18 +93,25 @@ export const GOAL_SCORE_CACHE = 1024;
 /** The semantic score of a tool for a goal (see the module comment), cached per goal wording and tool. */
 export function semanticSimilarity(mind: Mind, goal: Goal, tool: Tool): number {
   const cache = cacheFor(mind);
+  let score = scoresFor(cache, goal).get(tool.name);
+  if (score === undefined) {
+    let profile = cache.profiles.get(tool);
+    if (!profile) cache.profiles.set(tool, (profile = toolProfile(mind.space, tool)));
+    score = profileMatch(mind.space, profile, intentText(goal));
+    scoresFor(cache, goal).set(tool.name, score);
+  }
+  return score;
+}
+
+function scoresFor(cache: SemanticCache, goal: Goal): Map<string, number> {
+  const known = cache.byGoal.get(goal);
+  if (known && known.description === goal.description && known.criteria === goal.criteria) return known.scores;
   const key = `${goal.description}\u0000${goal.criteria}`;
   let scores = cache.goals.get(key);
   if (!scores) {
     if (cache.goals.size >= GOAL_SCORE_CACHE) cache.goals.clear();
     cache.goals.set(key, (scores = new Map()));
   }
-  let score = scores.get(tool.name);
-  if (score === undefined) {
-    let profile = cache.profiles.get(tool);
-    if (!profile) cache.profiles.set(tool, (profile = toolProfile(mind.space, tool)));
-    score = profileMatch(mind.space, profile, intentText(goal));
-    scores.set(tool.name, score);
-  }
-  return score;
+  cache.byGoal.set(goal, { description: goal.description, criteria: goal.criteria, scores });
+  return scores;
 }

@@ -23,7 +23,7 @@ export const MemoryEntry = z.object({
 });
 export type MemoryEntry = z.infer<typeof MemoryEntry>;
 
-export type NewMemoryEntry = Omit<MemoryEntry, 'id' | 'referenceCount'>;
+export type NewMemoryEntry = Omit<MemoryEntry, 'id' | 'referenceCount' | 'sourceCycle'>;
 
 /** Entries below this relevance are evicted first. */
 export const LOW_RELEVANCE = 0.5;
@@ -46,10 +46,21 @@ export class WorkingMemory {
     return this.entries.length / this.capacity;
   }
 
-  /** Adds an entry, evicting one first when full. Returns the new entry. */
-  push(entry: NewMemoryEntry): MemoryEntry {
+  /** Adds an entry made in cycle `sourceCycle`, evicting one first when full. Returns the new entry. */
+  push(entry: NewMemoryEntry, sourceCycle: number): MemoryEntry {
     if (this.entries.length >= this.capacity) this.evictOne();
-    const stored: MemoryEntry = { ...entry, id: this.nextId++, referenceCount: 0 };
+    // Built field by field, not spread: every entry gets the same shape, which keeps the hot paths monomorphic.
+    const stored: MemoryEntry = {
+      id: this.nextId++,
+      content: entry.content,
+      symbols: entry.symbols,
+      kind: entry.kind,
+      at: entry.at,
+      relevance: entry.relevance,
+      sourceCycle,
+      referenceCount: 0,
+    };
+    if (entry.goalId !== undefined) stored.goalId = entry.goalId;
     this.entries.push(stored);
     this.journal.record(() => {
       this.entries.splice(this.entries.lastIndexOf(stored), 1);

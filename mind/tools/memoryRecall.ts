@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { consolidate } from '../consolidation.js';
+import type { Episode } from '../episodicMemory.js';
 import { keywords } from '../text.js';
 import type { Tool } from '../tool.js';
 import type { MemoryEntry } from '../workingMemory.js';
@@ -17,6 +18,15 @@ const entryWords = new WeakMap<MemoryEntry, readonly string[]>();
 function wordsOf(entry: MemoryEntry): readonly string[] {
   let found = entryWords.get(entry);
   if (!found) entryWords.set(entry, (found = keywords(entry.content)));
+  return found;
+}
+
+/** The learnings of a recall result, without repeats, computed once per result (recall results are shared and read-only). */
+const learningsOf = new WeakMap<readonly Episode[], string[]>();
+
+function learnings(episodes: readonly Episode[]): string[] {
+  let found = learningsOf.get(episodes);
+  if (!found) learningsOf.set(episodes, (found = [...new Set(episodes.flatMap((e) => e.learnings))]));
   return found;
 }
 
@@ -59,7 +69,7 @@ export const memoryRecall: Tool<z.infer<typeof Input>> = {
     const episodes = mind.episodes.recall(query, topK);
     const entries = newestMatching(mind.memory.all(), query, topK);
     for (const entry of entries) mind.memory.consult(entry);
-    const symbols = [...new Set(episodes.flatMap((e) => e.learnings))];
+    const symbols = learnings(episodes);
     const note = consolidated ? ` after consolidating ${consolidated.freed} entries into ${consolidated.episodes} episode(s)` : '';
     return {
       ok: true,
