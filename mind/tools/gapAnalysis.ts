@@ -73,6 +73,7 @@ export function findGaps(graph: KnowledgeGraph, about: readonly string[], limit 
 }
 
 const gapCache = new KnowledgeCache<number>();
+const foundGaps = new KnowledgeCache<Gap[]>();
 
 function gapCount(mind: Mind, goal: Goal): number {
   return gapCache.get(mind, `${goal.description}\u0000${goal.criteria}`, () => findGaps(mind.graph, mind.goalTerms(goal).symbols, 1).length);
@@ -98,7 +99,8 @@ export const gapAnalysis: Tool<z.infer<typeof Input>> = {
     return { about: symbols.length > 0 ? [...symbols] : [goal.description], limit: 20 };
   },
   execute({ about, limit }, { mind }) {
-    const gaps = findGaps(mind.graph, about, limit);
+    // Shared between runs while the knowledge is unchanged: read-only.
+    const gaps = foundGaps.get(mind, `${limit}\u0000${about.join('\u0000')}`, () => findGaps(mind.graph, about, limit));
     if (gaps.length === 0) return { ok: true, summary: `no gaps among the peers of ${about.join(', ')}` };
     const shown = gaps.slice(0, 3).map((g) => `${g.entity} lacks ${g.missing} (${g.have} of ${g.of} ${g.peerClass} have it)`);
     return {

@@ -12,12 +12,13 @@ import { keywords } from '../text.js';
 import type { Tool } from '../tool.js';
 import type { MemoryEntry } from '../workingMemory.js';
 
-/** Each entry's content words, split once per entry (entries never change their content). */
-const entryWords = new WeakMap<MemoryEntry, readonly string[]>();
+/** Content words as a set, per (shared, memoised) keyword list: memory notes repeat, and so do queries. */
+const wordSets = new WeakMap<readonly string[], ReadonlySet<string>>();
 
-function wordsOf(entry: MemoryEntry): readonly string[] {
-  let found = entryWords.get(entry);
-  if (!found) entryWords.set(entry, (found = keywords(entry.content)));
+function wordSet(text: string): ReadonlySet<string> {
+  const content = keywords(text);
+  let found = wordSets.get(content);
+  if (!found) wordSets.set(content, (found = new Set(content)));
   return found;
 }
 
@@ -30,13 +31,18 @@ function learnings(episodes: readonly Episode[]): string[] {
   return found;
 }
 
+function sharesWord(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  for (const w of a) if (b.has(w)) return true;
+  return false;
+}
+
 /** The newest `n` entries whose content shares a word with the query, oldest first (scanning back from the newest entry). */
 function newestMatching(all: readonly MemoryEntry[], query: string, n: number): MemoryEntry[] {
-  const wanted = new Set(keywords(query));
+  const wanted = wordSet(query);
   const found: MemoryEntry[] = [];
   for (let i = all.length - 1; i >= 0 && found.length < n; i--) {
     const entry = all[i]!;
-    if (wordsOf(entry).some((w) => wanted.has(w))) found.push(entry);
+    if (sharesWord(wanted, wordSet(entry.content))) found.push(entry);
   }
   return found.reverse();
 }
