@@ -31,6 +31,26 @@ export const Goal = z.object({
 });
 export type Goal = z.infer<typeof Goal>;
 
+/** Interned wording keys, by description then criteria. */
+const wordingKeys = new Map<string, Map<string, string>>();
+
+/**
+ * A key for a goal's wording (description and criteria), for caches of what
+ * depends on the wording only. The same wording always gives the same string
+ * object, whose hash the engine keeps: cheap to look up every cycle, unlike a
+ * key concatenated afresh.
+ */
+export function wordingKey(goal: Pick<Goal, 'description' | 'criteria'>): string {
+  let byCriteria = wordingKeys.get(goal.description);
+  if (!byCriteria) {
+    if (wordingKeys.size >= 4096) wordingKeys.clear();
+    wordingKeys.set(goal.description, (byCriteria = new Map()));
+  }
+  let key = byCriteria.get(goal.criteria);
+  if (key === undefined) byCriteria.set(goal.criteria, (key = `${goal.description}\u0000${goal.criteria}`));
+  return key;
+}
+
 export interface NewGoal {
   id: string;
   description: string;

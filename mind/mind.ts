@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { defaultMindConfig, type MindConfig } from './config.js';
 import { DecisionLog } from './decisionLog.js';
 import { Episode, EpisodicMemory } from './episodicMemory.js';
-import { Goal, GoalBook, splitIntoSubgoals, type NewGoal } from './goals.js';
+import { Goal, GoalBook, splitIntoSubgoals, wordingKey, type NewGoal } from './goals.js';
 import { Journal } from './journal.js';
 import { HypervectorSpace } from './hypervector.js';
 import { KnowledgeGraph, Triple } from './knowledgeGraph.js';
@@ -205,7 +205,7 @@ export class Mind {
    */
   goalTerms(goal: Goal): GoalTerms {
     // Keyed by wording: goals worded alike (every intervention goal for the same loop) share one entry.
-    const key = `${goal.description}\u0000${goal.criteria}`;
+    const key = wordingKey(goal);
     const cached = this.symbolCache.get(key);
     if (cached && cached.version === this.graph.version) return cached;
     const symbols: string[] = [];

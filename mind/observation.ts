@@ -8,7 +8,7 @@
  * measures memory pressure.
  */
 import type { Episode } from './episodicMemory.js';
-import type { Goal } from './goals.js';
+import { wordingKey, type Goal } from './goals.js';
 import type { Activation } from './knowledgeGraph.js';
 import type { Mind } from './mind.js';
 import type { MemoryEntry } from './workingMemory.js';
@@ -62,7 +62,7 @@ export function orientGoal(mind: Mind, observation: Observation): Orientation {
   let perMind = activationCache.get(mind);
   if (!perMind) activationCache.set(mind, (perMind = new Map()));
   // The goal's symbols depend on its wording and the graph only: keyed like goalTerms.
-  const key = `${goal.description}\u0000${goal.criteria}`;
+  const key = wordingKey(goal);
   let cached = perMind.get(key);
   if (!cached || cached.version !== mind.graph.version) {
     let adjacent = 0;

@@ -16,7 +16,7 @@
  * Scores are cached per goal wording and tool (intervention goals share a
  * wording), tool profiles per tool: nothing is recomputed per cycle.
  */
-import type { Goal } from './goals.js';
+import { wordingKey, type Goal } from './goals.js';
 import { similarity, type Hypervector, type HypervectorSpace } from './hypervector.js';
 import type { Mind } from './mind.js';
 import { expandSynonyms } from './synonyms.js';
@@ -34,15 +34,13 @@ interface SemanticCache {
   profiles: WeakMap<Tool, ToolProfile>;
   /** Scores per tool name, by goal wording (description and criteria): goals worded alike score alike. */
   goals: Map<string, Map<string, number>>;
-  /** The same score maps by goal object, checked against its wording: spares building the wording key every cycle. */
-  byGoal: WeakMap<Goal, { description: string; criteria: string; scores: Map<string, number> }>;
 }
 
 const caches = new WeakMap<Mind, SemanticCache>();
 
 function cacheFor(mind: Mind): SemanticCache {
   let cache = caches.get(mind);
-  if (!cache) caches.set(mind, (cache = { profiles: new WeakMap(), goals: new Map(), byGoal: new WeakMap() }));
+  if (!cache) caches.set(mind, (cache = { profiles: new WeakMap(), goals: new Map() }));
   return cache;
 }
 
@@ -104,14 +102,11 @@ export function semanticSimilarity(mind: Mind, goal: Goal, tool: Tool): number {
 }
 
 function scoresFor(cache: SemanticCache, goal: Goal): Map<string, number> {
-  const known = cache.byGoal.get(goal);
-  if (known && known.description === goal.description && known.criteria === goal.criteria) return known.scores;
-  const key = `${goal.description}\u0000${goal.criteria}`;
+  const key = wordingKey(goal);
   let scores = cache.goals.get(key);
   if (!scores) {
     if (cache.goals.size >= GOAL_SCORE_CACHE) cache.goals.clear();
     cache.goals.set(key, (scores = new Map()));
   }
-  cache.byGoal.set(goal, { description: goal.description, criteria: goal.criteria, scores });
   return scores;
 }

@@ -9,13 +9,27 @@ const STOP_WORDS = new Set([
   'could', 'may', 'might', 'must', 'did', 'does', 'say', 'said', 'also', 'some', 'more', 'most', 'other', 'such',
 ]);
 
+const WORD = /[\p{L}\p{N}_-]+/gu;
+
 /** Words of more than two characters, lower-cased (seed 001's encoding rule). */
 export function words(text: string): string[] {
+  const lower = text.toLowerCase();
   const out: string[] = [];
-  for (const match of text.toLowerCase().matchAll(/[\p{L}\p{N}_-]+/gu)) {
-    const word = match[0];
-    if (word.length > 2) out.push(word);
+  let start = 0;
+  // ASCII fast path (letters, digits, `_`, `-`); any other character hands the text to the Unicode pattern.
+  for (let i = 0; i <= lower.length; i++) {
+    const c = i < lower.length ? lower.charCodeAt(i) : 32;
+    if (c >= 128) return unicodeWords(lower);
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 || c === 45) continue;
+    if (i - start > 2) out.push(lower.slice(start, i));
+    start = i + 1;
   }
+  return out;
+}
+
+function unicodeWords(lower: string): string[] {
+  const out: string[] = [];
+  for (const match of lower.matchAll(WORD)) if (match[0].length > 2) out.push(match[0]);
   return out;
 }
 
@@ -30,8 +44,9 @@ export function keywords(text: string): readonly string[] {
   let out = keywordCache.get(text);
   if (!out) {
     if (keywordCache.size >= 10_000) keywordCache.clear();
-    out = [...new Set(words(text).filter((w) => !STOP_WORDS.has(w)))];
-    keywordCache.set(text, out);
+    const found = new Set<string>();
+    for (const w of words(text)) if (!STOP_WORDS.has(w)) found.add(w);
+    keywordCache.set(text, (out = [...found]));
   }
   return out;
 }

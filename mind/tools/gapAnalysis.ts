@@ -8,7 +8,7 @@
  * gaps and when its wording is about gaps.
  */
 import { z } from 'zod';
-import type { Goal } from '../goals.js';
+import { wordingKey, type Goal } from '../goals.js';
 import { symbolId, type KnowledgeGraph } from '../knowledgeGraph.js';
 import { KnowledgeCache } from '../knowledgeCache.js';
 import type { Mind } from '../mind.js';
@@ -76,7 +76,7 @@ const gapCache = new KnowledgeCache<number>();
 const foundGaps = new KnowledgeCache<Gap[]>();
 
 function gapCount(mind: Mind, goal: Goal): number {
-  return gapCache.get(mind, `${goal.description}\u0000${goal.criteria}`, () => findGaps(mind.graph, mind.goalTerms(goal).symbols, 1).length);
+  return gapCache.get(mind, wordingKey(goal), () => findGaps(mind.graph, mind.goalTerms(goal).symbols, 1).length);
 }
 
 export const gapAnalysis: Tool<z.infer<typeof Input>> = {

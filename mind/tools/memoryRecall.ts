@@ -31,6 +31,15 @@ function learnings(episodes: readonly Episode[]): string[] {
   return found;
 }
 
+/** Each entry's word set, found by the entry itself (entries never change their content). */
+const entryWords = new WeakMap<MemoryEntry, ReadonlySet<string>>();
+
+function wordsOf(entry: MemoryEntry): ReadonlySet<string> {
+  let found = entryWords.get(entry);
+  if (!found) entryWords.set(entry, (found = wordSet(entry.content)));
+  return found;
+}
+
 function sharesWord(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   for (const w of a) if (b.has(w)) return true;
   return false;
@@ -42,7 +51,7 @@ function newestMatching(all: readonly MemoryEntry[], query: string, n: number): 
   const found: MemoryEntry[] = [];
   for (let i = all.length - 1; i >= 0 && found.length < n; i--) {
     const entry = all[i]!;
-    if (sharesWord(wanted, wordSet(entry.content))) found.push(entry);
+    if (sharesWord(wanted, wordsOf(entry))) found.push(entry);
   }
   return found.reverse();
 }

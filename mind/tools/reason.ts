@@ -7,7 +7,7 @@
  * neighbourhood is saturated (cached per goal and knowledge version).
  */
 import { z } from 'zod';
-import type { Goal } from '../goals.js';
+import { wordingKey, type Goal } from '../goals.js';
 import { symbolId } from '../knowledgeGraph.js';
 import { KnowledgeCache } from '../knowledgeCache.js';
 import type { Mind } from '../mind.js';
@@ -42,7 +42,7 @@ export function reasoningScope(mind: Mind, symbols: readonly string[]): string[]
 
 /** Whether anything is left to conclude around the goal (a dry run, cached per knowledge version). */
 function pendingConclusions(mind: Mind, goal: Goal): number {
-  return pendingCache.get(mind, `${goal.description}\u0000${goal.criteria}`, () => conclusionsAbout(mind.graph, reasoningScope(mind, mind.goalTerms(goal).symbols), 1).length);
+  return pendingCache.get(mind, wordingKey(goal), () => conclusionsAbout(mind.graph, reasoningScope(mind, mind.goalTerms(goal).symbols), 1).length);
 }
 
 export const reason: Tool<z.infer<typeof Input>> = {
