@@ -12,7 +12,7 @@
  *   passes:                  --a--b--|    (b's cycle throws)
  *   recover(rt, cycle):      --a--b'-|    (b' carries the error event and a retry follow-up)
  */
-import { catchError, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
+import { mergeMap, Observable, type OperatorFunction } from 'rxjs';
 import { ToolFailure } from '../mind/tool.js';
 import { record, type Cycle } from '../streams/cycle.js';
 import type { Runtime } from '../streams/runtime.js';
@@ -26,9 +26,33 @@ export function recover(runtime: Runtime, cycleOp: OperatorFunction<Cycle, Cycle
   return mergeMap(recoveringPass(runtime, cycleOp, options));
 }
 
-/** One pass of {@link recover} as a function: the cycle run through `cycleOp`, an error becoming the recovered pass. */
+/**
+ * One pass of {@link recover} as a function: the cycle run through `cycleOp`,
+ * an error becoming the recovered pass. The operator chain is built once;
+ * each pass subscribes to it anew (so an error ends only its own pass), with
+ * the pass's cycle handed to the chain's source on subscription. Passes never
+ * overlap (feedback and concatMap run one at a time).
+ */
 export function recoveringPass(runtime: Runtime, cycleOp: OperatorFunction<Cycle, Cycle>, options: RecoverOptions = {}): (cycle: Cycle) => Observable<Cycle> {
-  return (cycle) => of(cycle).pipe(cycleOp, catchError((error: unknown) => of(recoverFrom(runtime, cycle, error, options))));
+  let entering: Cycle | undefined;
+  const chain = new Observable<Cycle>((subscriber) => {
+    const cycle = entering!;
+    entering = undefined;
+    subscriber.next(cycle);
+    subscriber.complete();
+  }).pipe(cycleOp);
+  return (cycle) =>
+    new Observable<Cycle>((subscriber) => {
+      entering = cycle;
+      return chain.subscribe({
+        next: (done) => subscriber.next(done),
+        error: (error: unknown) => {
+          subscriber.next(recoverFrom(runtime, cycle, error, options));
+          subscriber.complete();
+        },
+        complete: () => subscriber.complete(),
+      });
+    });
 }
 
 /** Applies the recovery rules to a pass that failed with `error`. */
