@@ -33,6 +33,34 @@ function unicodeWords(lower: string): string[] {
   return out;
 }
 
+const WORD_CHAR = /[\p{L}\p{N}_-]/u;
+
+/** Whether the code point at `at` (or, with `before`, the one ending there) is a word character. */
+function wordCharAt(text: string, at: number, before: boolean): boolean {
+  if (before ? at <= 0 : at >= text.length) return false;
+  const code = text.charCodeAt(before ? at - 1 : at);
+  if (code < 128) return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 45;
+  // Outside ASCII: read the whole code point (a surrogate pair is two code units).
+  const low = before && code >= 0xdc00 && code <= 0xdfff && at >= 2;
+  const point = text.codePointAt(low ? at - 2 : before ? at - 1 : at)!;
+  return WORD_CHAR.test(String.fromCodePoint(point));
+}
+
+/**
+ * Whether any of `wanted` (words as {@link words} gives them) is one of the
+ * text's words: a whole-word search, without splitting the text.
+ */
+export function mentionsAny(text: string, wanted: readonly string[]): boolean {
+  const lower = text.toLowerCase();
+  for (const word of wanted) {
+    for (let at = lower.indexOf(word); at >= 0; at = lower.indexOf(word, at + 1)) {
+      const end = at + word.length;
+      if (!wordCharAt(lower, at, true) && !wordCharAt(lower, end, false)) return true;
+    }
+  }
+  return false;
+}
+
 const keywordCache = new Map<string, readonly string[]>();
 
 /**

@@ -8,19 +8,9 @@
 import { z } from 'zod';
 import { consolidate } from '../consolidation.js';
 import type { Episode } from '../episodicMemory.js';
-import { keywords } from '../text.js';
+import { keywords, mentionsAny } from '../text.js';
 import type { Tool } from '../tool.js';
 import type { MemoryEntry } from '../workingMemory.js';
-
-/** Content words as a set, per (shared, memoised) keyword list: memory notes repeat, and so do queries. */
-const wordSets = new WeakMap<readonly string[], ReadonlySet<string>>();
-
-function wordSet(text: string): ReadonlySet<string> {
-  const content = keywords(text);
-  let found = wordSets.get(content);
-  if (!found) wordSets.set(content, (found = new Set(content)));
-  return found;
-}
 
 /** The learnings of a recall result, without repeats, computed once per result (recall results are shared and read-only). */
 const learningsOf = new WeakMap<readonly Episode[], string[]>();
@@ -31,27 +21,13 @@ function learnings(episodes: readonly Episode[]): string[] {
   return found;
 }
 
-/** Each entry's word set, found by the entry itself (entries never change their content). */
-const entryWords = new WeakMap<MemoryEntry, ReadonlySet<string>>();
-
-function wordsOf(entry: MemoryEntry): ReadonlySet<string> {
-  let found = entryWords.get(entry);
-  if (!found) entryWords.set(entry, (found = wordSet(entry.content)));
-  return found;
-}
-
-function sharesWord(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
-  for (const w of a) if (b.has(w)) return true;
-  return false;
-}
-
 /** The newest `n` entries whose content shares a word with the query, oldest first (scanning back from the newest entry). */
 function newestMatching(all: readonly MemoryEntry[], query: string, n: number): MemoryEntry[] {
-  const wanted = wordSet(query);
+  const wanted = keywords(query);
   const found: MemoryEntry[] = [];
   for (let i = all.length - 1; i >= 0 && found.length < n; i--) {
     const entry = all[i]!;
-    if (sharesWord(wanted, wordsOf(entry))) found.push(entry);
+    if (mentionsAny(entry.content, wanted)) found.push(entry);
   }
   return found.reverse();
 }
