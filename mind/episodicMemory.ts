@@ -33,8 +33,8 @@ export class EpisodicMemory {
   private readonly episodes: Episode[] = [];
   /** Each episode's terms, by position. */
   private readonly terms: Set<string>[] = [];
-  /** Recent recall results by query; brought up to date incrementally as episodes are added. */
-  private readonly recalled = new Map<string, Recalled>();
+  /** Recent recall results by k, then query; brought up to date incrementally as episodes are added. */
+  private readonly recalled = new Map<number, Map<string, Recalled>>();
 
   constructor(private readonly journal: Journal) {}
 
@@ -62,13 +62,14 @@ export class EpisodicMemory {
    */
   recall(query: string, k = 3): readonly Episode[] {
     if (this.episodes.length === 0 || k <= 0) return [];
-    const key = `${k}\u0000${query}`;
-    let cached = this.recalled.get(key);
+    let byQuery = this.recalled.get(k);
+    if (!byQuery) this.recalled.set(k, (byQuery = new Map()));
+    let cached = byQuery.get(query);
     // Episodes are only appended (and popped on rollback): a result stays valid while the last episode it saw is still in place.
     if (!cached || cached.covered > this.episodes.length || (cached.covered > 0 && this.episodes[cached.covered - 1] !== cached.last)) {
-      if (this.recalled.size >= 256) this.recalled.clear();
+      if (byQuery.size >= 256) byQuery.clear();
       cached = { wanted: keywords(query).map(stem), covered: 0, last: undefined, top: [], result: [] };
-      this.recalled.set(key, cached);
+      byQuery.set(query, cached);
     }
     if (cached.covered < this.episodes.length) this.extend(cached, k);
     return cached.result;
@@ -110,6 +111,15 @@ export class EpisodicMemory {
       this.terms.push(termsOf(copy));
     }
   }
+}
+
+const learnings = new WeakMap<readonly Episode[], readonly string[]>();
+
+/** The learnings of some episodes (a recall result), without repeats, in order; computed once per result. Shared: read-only. */
+export function learningsOf(episodes: readonly Episode[]): readonly string[] {
+  let found = learnings.get(episodes);
+  if (!found) learnings.set(episodes, (found = [...new Set(episodes.flatMap((e) => e.learnings))]));
+  return found;
 }
 
 function termsOf(episode: Episode): Set<string> {

@@ -31,8 +31,22 @@ export const Goal = z.object({
 });
 export type Goal = z.infer<typeof Goal>;
 
-/** Interned wording keys, by description then criteria. */
-const wordingKeys = new Map<string, Map<string, string>>();
+/** Interned strings made from a goal's wording, by description then criteria. */
+const wordings = new Map<string, Map<string, { key: string; text: string }>>();
+
+function wording(goal: Pick<Goal, 'description' | 'criteria'>): { key: string; text: string } {
+  let byCriteria = wordings.get(goal.description);
+  if (!byCriteria) {
+    if (wordings.size >= 4096) wordings.clear();
+    wordings.set(goal.description, (byCriteria = new Map()));
+  }
+  let found = byCriteria.get(goal.criteria);
+  if (!found) {
+    found = { key: `${goal.description}\u0000${goal.criteria}`, text: `${goal.description} ${goal.criteria}`.trim() };
+    byCriteria.set(goal.criteria, found);
+  }
+  return found;
+}
 
 /**
  * A key for a goal's wording (description and criteria), for caches of what
@@ -41,14 +55,12 @@ const wordingKeys = new Map<string, Map<string, string>>();
  * key concatenated afresh.
  */
 export function wordingKey(goal: Pick<Goal, 'description' | 'criteria'>): string {
-  let byCriteria = wordingKeys.get(goal.description);
-  if (!byCriteria) {
-    if (wordingKeys.size >= 4096) wordingKeys.clear();
-    wordingKeys.set(goal.description, (byCriteria = new Map()));
-  }
-  let key = byCriteria.get(goal.criteria);
-  if (key === undefined) byCriteria.set(goal.criteria, (key = `${goal.description}\u0000${goal.criteria}`));
-  return key;
+  return wording(goal).key;
+}
+
+/** The goal's description and criteria as one text (what recall and search look for), interned like {@link wordingKey}. */
+export function goalText(goal: Pick<Goal, 'description' | 'criteria'>): string {
+  return wording(goal).text;
 }
 
 export interface NewGoal {

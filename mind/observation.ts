@@ -7,8 +7,8 @@
  * activation from its symbols, takes in the recalled episodes' learnings and
  * measures memory pressure.
  */
-import type { Episode } from './episodicMemory.js';
-import { wordingKey, type Goal } from './goals.js';
+import { learningsOf, type Episode } from './episodicMemory.js';
+import { goalText, wordingKey, type Goal } from './goals.js';
 import type { Activation } from './knowledgeGraph.js';
 import type { Mind } from './mind.js';
 import type { MemoryEntry } from './workingMemory.js';
@@ -42,7 +42,7 @@ export function observeGoal(mind: Mind, goal: Goal, at: number): Observation {
   const activeGoals = mind.goals.active();
   const recent = mind.memory.recent(RECENT_ENTRIES);
   for (const entry of recent) mind.memory.consult(entry);
-  const recalled = mind.episodes.recall(`${goal.description} ${goal.criteria}`, RECALL_TOP_K);
+  const recalled = mind.episodes.recall(goalText(goal), RECALL_TOP_K);
   mind.remember({
     content: `observed ${activeGoals.length} active goal(s); focus ${goal.id} "${goal.description}"; memory ${mind.memory.size}/${mind.memory.capacity}`,
     symbols: [],
@@ -71,17 +71,13 @@ export function orientGoal(mind: Mind, observation: Observation): Orientation {
     if (perMind.size >= 1024) perMind.clear();
     perMind.set(key, cached);
   }
-  const episodeKnowledge: string[] = [];
-  for (const episode of observation.recalled) {
-    for (const symbol of episode.learnings) if (!episodeKnowledge.includes(symbol)) episodeKnowledge.push(symbol);
-  }
   return {
     goal,
     observation,
     symbols,
     adjacentTriples: cached.adjacent,
     activated: cached.activated,
-    episodeKnowledge,
+    episodeKnowledge: learningsOf(observation.recalled),
     pressure: mind.memory.pressure,
   };
 }

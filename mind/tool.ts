@@ -25,7 +25,7 @@ export interface ToolOutput {
   /** Text the goal's success criteria are also checked against. */
   content?: string;
   /** Symbols the result is about (linked into working memory). */
-  symbols?: string[];
+  symbols?: readonly string[];
   /** Knowledge triples the tool added. */
   added?: number;
   /**

@@ -60,9 +60,16 @@ export function scoreTools(mind: Mind, orientation: Orientation): Candidate[] {
     const plan = mind.adjusters.plan(goal, tool);
     if (plan !== undefined) parts.plan = plan;
     const q = quantise(parts);
-    candidates.push({ tool, parts: q, score: totalScore(q) });
+    insertByScore(candidates, { tool, parts: q, score: totalScore(q) });
   }
-  return candidates.sort((a, b) => b.score - a.score);
+  return candidates;
+}
+
+/** Inserts a candidate after every candidate scoring at least as much: a stable best-first order, cheaper than sorting a dozen. */
+function insertByScore(candidates: Candidate[], candidate: Candidate): void {
+  let at = candidates.length;
+  while (at > 0 && candidates[at - 1]!.score < candidate.score) at--;
+  candidates.splice(at, 0, candidate);
 }
 
 /** The base score of a tool, or null when a semantic tool is below its threshold. */

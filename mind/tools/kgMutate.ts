@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { focusSymbol, pendingTerm } from '../goalFocus.js';
-import type { Goal } from '../goals.js';
+import { wordingKey, type Goal } from '../goals.js';
 import { isMetadataPredicate, symbolId } from '../knowledgeGraph.js';
 import { KnowledgeCache } from '../knowledgeCache.js';
 import type { Mind } from '../mind.js';
@@ -26,7 +26,7 @@ const statedCache = new KnowledgeCache<SentenceFact | undefined>();
 
 /** The first fact the goal's text states that the graph does not hold yet (cached per knowledge version). */
 function statedFact(mind: Mind, goal: Goal): SentenceFact | undefined {
-  return statedCache.get(mind, `${goal.id}\u0000${goal.description}\u0000${goal.criteria}`, () => findStatedFact(mind, goal));
+  return statedCache.get(mind, wordingKey(goal), () => findStatedFact(mind, goal));
 }
 
 function findStatedFact(mind: Mind, goal: Goal): SentenceFact | undefined {

@@ -7,19 +7,11 @@
  */
 import { z } from 'zod';
 import { consolidate } from '../consolidation.js';
-import type { Episode } from '../episodicMemory.js';
+import { learningsOf } from '../episodicMemory.js';
+import { goalText } from '../goals.js';
 import { keywords, mentionsAny } from '../text.js';
 import type { Tool } from '../tool.js';
 import type { MemoryEntry } from '../workingMemory.js';
-
-/** The learnings of a recall result, without repeats, computed once per result (recall results are shared and read-only). */
-const learningsOf = new WeakMap<readonly Episode[], string[]>();
-
-function learnings(episodes: readonly Episode[]): string[] {
-  let found = learningsOf.get(episodes);
-  if (!found) learningsOf.set(episodes, (found = [...new Set(episodes.flatMap((e) => e.learnings))]));
-  return found;
-}
 
 /** The newest `n` entries whose content shares a word with the query, oldest first (scanning back from the newest entry). */
 function newestMatching(all: readonly MemoryEntry[], query: string, n: number): MemoryEntry[] {
@@ -53,14 +45,14 @@ export const memoryRecall: Tool<z.infer<typeof Input>> = {
     base: ({ mind, goal }) => (mind.episodes.recall(goal.description, 1).length > 0 ? 0.6 : 0.3),
   },
   propose({ goal }) {
-    return { query: `${goal.description} ${goal.criteria}`.trim(), topK: 5 };
+    return { query: goalText(goal), topK: 5 };
   },
   execute({ query, topK }, { mind, now }) {
     const consolidated = mind.memory.pressure >= mind.config.consolidationPressure ? consolidate(mind, now()) : null;
     const episodes = mind.episodes.recall(query, topK);
     const entries = newestMatching(mind.memory.all(), query, topK);
     for (const entry of entries) mind.memory.consult(entry);
-    const symbols = learnings(episodes);
+    const symbols = learningsOf(episodes);
     const note = consolidated ? ` after consolidating ${consolidated.freed} entries into ${consolidated.episodes} episode(s)` : '';
     return {
       ok: true,
