@@ -10,7 +10,7 @@
  *   act():   --c--|        (sync tools)
  *   act():   --~~~c--|     (async tools: c is emitted when the tool settles)
  */
-import { from, mergeMap, of, type OperatorFunction } from 'rxjs';
+import type { OperatorFunction } from 'rxjs';
 import { evaluateOutcome, type GoalChange, type ToolResult } from '../mind/goalEvaluation.js';
 import { ToolFailure, type ToolOutput } from '../mind/tool.js';
 import { runTool } from '../mind/toolRun.js';
@@ -19,12 +19,10 @@ import { record, type Cycle } from '../streams/cycle.js';
 import type { Runtime } from '../streams/runtime.js';
 import { recordGoalChanges } from './changeEvents.js';
 import { toolContext } from './toolContext.js';
+import { stage } from './stage.js';
 
 export function act(runtime: Runtime): OperatorFunction<Cycle, Cycle> {
-  return mergeMap((cycle) => {
-    const done = actStage(runtime, cycle);
-    return done instanceof Promise ? from(done) : of(done);
-  });
+  return stage((cycle) => actStage(runtime, cycle));
 }
 
 /** The function behind {@link act}: synchronous unless the tool is asynchronous. */

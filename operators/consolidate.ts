@@ -7,13 +7,14 @@
  *   cycles:         --c--|
  *   consolidate():  --c--|   (c.events gains a consolidation when pressure was high)
  */
-import { map, type OperatorFunction } from 'rxjs';
+import type { OperatorFunction } from 'rxjs';
 import { consolidate as consolidateMemory } from '../mind/consolidation.js';
 import { record, type Cycle } from '../streams/cycle.js';
 import type { Runtime } from '../streams/runtime.js';
+import { stage } from './stage.js';
 
 export function consolidate(runtime: Runtime): OperatorFunction<Cycle, Cycle> {
-  return map((cycle) => consolidateStage(runtime, cycle));
+  return stage((cycle) => consolidateStage(runtime, cycle));
 }
 
 /** The function behind {@link consolidate}. */

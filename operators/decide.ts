@@ -6,15 +6,16 @@
  *   cycles:    --c--|
  *   decide():  --c--|   (c.decision set; null when no tool is available)
  */
-import { map, type OperatorFunction } from 'rxjs';
+import type { OperatorFunction } from 'rxjs';
 import { decideTool, type Decision } from '../mind/toolSelection.js';
 import { record, type Cycle } from '../streams/cycle.js';
 import type { EventBody } from '../streams/events.js';
 import type { Runtime } from '../streams/runtime.js';
 import { toolContext } from './toolContext.js';
+import { stage } from './stage.js';
 
 export function decide(runtime: Runtime): OperatorFunction<Cycle, Cycle> {
-  return map((cycle) => decideStage(runtime, cycle));
+  return stage((cycle) => decideStage(runtime, cycle));
 }
 
 /** The function behind {@link decide}. */

@@ -7,15 +7,16 @@
  *   cycles:     --c--|
  *   observe():  --c--|   (c.goal and c.observation set when a cycle runs)
  */
-import { map, type OperatorFunction } from 'rxjs';
+import type { OperatorFunction } from 'rxjs';
 import { observeGoal } from '../mind/observation.js';
 import { record, type Cycle } from '../streams/cycle.js';
 import type { Runtime } from '../streams/runtime.js';
 import { CYCLE_SIGNAL_TYPES } from '../streams/signals.js';
 import { intake } from './intake.js';
+import { stage } from './stage.js';
 
 export function observe(runtime: Runtime): OperatorFunction<Cycle, Cycle> {
-  return map((cycle) => observeStage(runtime, cycle));
+  return stage((cycle) => observeStage(runtime, cycle));
 }
 
 /** The function behind {@link observe}, for plain-loop use. */

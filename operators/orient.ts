@@ -7,13 +7,14 @@
  *   cycles:    --c--|
  *   orient():  --c--|   (c.orientation set)
  */
-import { map, type OperatorFunction } from 'rxjs';
+import type { OperatorFunction } from 'rxjs';
 import { orientGoal } from '../mind/observation.js';
 import { record, type Cycle } from '../streams/cycle.js';
 import type { Runtime } from '../streams/runtime.js';
+import { stage } from './stage.js';
 
 export function orient(runtime: Runtime): OperatorFunction<Cycle, Cycle> {
-  return map((cycle) => orientStage(runtime, cycle));
+  return stage((cycle) => orientStage(runtime, cycle));
 }
 
 /** The function behind {@link orient}. */

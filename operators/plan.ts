@@ -8,15 +8,16 @@
  *   cycles:  --c--|
  *   plan():  --c--|   (c.events gains `plan` events when a plan is made or a step skipped)
  */
-import { map, type OperatorFunction } from 'rxjs';
+import type { OperatorFunction } from 'rxjs';
 import { Planner } from '../mind/planner.js';
 import type { Cycle } from '../streams/cycle.js';
 import type { Runtime } from '../streams/runtime.js';
 import { recordPlanChanges } from './changeEvents.js';
+import { stage } from './stage.js';
 
 export function plan(runtime: Runtime): OperatorFunction<Cycle, Cycle> {
   const planner = Planner.attach(runtime.mind);
-  return map((cycle) => {
+  return stage((cycle) => {
     if (cycle.orientation) recordPlanChanges(runtime, cycle, planner.steer(cycle.orientation.goal, runtime.now));
     return cycle;
   });

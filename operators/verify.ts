@@ -18,12 +18,13 @@
  *
  * Options: avoidCycles (default 3).
  */
-import { map, type OperatorFunction } from 'rxjs';
+import type { OperatorFunction } from 'rxjs';
 import { Psyche } from '../mind/psyche.js';
 import type { SkillRegistry } from '../mind/skills.js';
 import { record, vetoCycle, type Cycle } from '../streams/cycle.js';
 import type { Runtime } from '../streams/runtime.js';
 import { recordDecision } from './decide.js';
+import { stage } from './stage.js';
 
 export interface VerifyOptions {
   /** Cycles a rejected tool stays discouraged for its goal. Default 3. */
@@ -31,7 +32,7 @@ export interface VerifyOptions {
 }
 
 export function verify(runtime: Runtime, skills: SkillRegistry, options: VerifyOptions = {}): OperatorFunction<Cycle, Cycle> {
-  return map((cycle) => verifyStage(runtime, skills, cycle, options));
+  return stage((cycle) => verifyStage(runtime, skills, cycle, options));
 }
 
 /** The function behind {@link verify}. */
