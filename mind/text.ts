@@ -46,12 +46,21 @@ function wordCharAt(text: string, at: number, before: boolean): boolean {
   return WORD_CHAR.test(String.fromCodePoint(point));
 }
 
+/** Whether lower-casing could change the text (ASCII capitals, or anything outside ASCII): most notes need no copy. */
+function mayChangeCase(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c >= 65 && c <= 90) || c >= 128) return true;
+  }
+  return false;
+}
+
 /**
  * Whether any of `wanted` (words as {@link words} gives them) is one of the
  * text's words: a whole-word search, without splitting the text.
  */
 export function mentionsAny(text: string, wanted: readonly string[]): boolean {
-  const lower = text.toLowerCase();
+  const lower = mayChangeCase(text) ? text.toLowerCase() : text;
   for (const word of wanted) {
     for (let at = lower.indexOf(word); at >= 0; at = lower.indexOf(word, at + 1)) {
       const end = at + word.length;
