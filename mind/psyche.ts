@@ -241,7 +241,7 @@ function matchesAction(pattern: ShadowPattern, tool: Tool, goalId: string, text:
   if (pattern.tool !== undefined && pattern.tool !== tool.name) return false;
   if (pattern.capability !== undefined && !tool.capabilities.includes(pattern.capability)) return false;
   if (pattern.danger !== undefined && DANGER_ORDER.indexOf(tool.danger) < DANGER_ORDER.indexOf(pattern.danger)) return false;
-  if (pattern.text !== undefined && !text().includes(normalise(pattern.text))) return false;
+  if (pattern.text !== undefined && !text().includes(normalisedPattern(pattern.text))) return false;
   return true;
 }
 
@@ -252,6 +252,18 @@ export function actionText(input: unknown): string {
 
 function normalise(text: string): string {
   return text.toLowerCase().replace(/\s+/g, ' ');
+}
+
+/** Pattern texts, normalised once: every action is checked against each of them. */
+const normalisedPatterns = new Map<string, string>();
+
+function normalisedPattern(text: string): string {
+  let found = normalisedPatterns.get(text);
+  if (found === undefined) {
+    if (normalisedPatterns.size >= 1024) normalisedPatterns.clear();
+    normalisedPatterns.set(text, (found = normalise(text)));
+  }
+  return found;
 }
 
 function dominantOf(archetypes: readonly Archetype[]): string {
