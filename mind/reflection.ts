@@ -107,13 +107,21 @@ export class Reflection implements MindExtension {
 
   /** Counts a finished cycle and the tool run it made; returns the cycles seen in all. */
   note(report: CycleReport): number {
-    const tools = { ...this.state.tools };
-    if (report.result === 'ok' || report.result === 'failed') {
-      const prior = tools[report.tool] ?? { runs: 0, ok: 0 };
-      tools[report.tool] = { runs: prior.runs + 1, ok: prior.ok + (report.result === 'ok' ? 1 : 0) };
-    }
-    this.replace({ ...this.state, total: this.state.total + 1, window: this.state.window + 1, tools });
-    return this.state.total;
+    // Changed in place, every change journaled: this runs every cycle, so it copies nothing.
+    const state = this.state;
+    const { tools } = state;
+    const { tool } = report;
+    const prior = tools[tool];
+    if (report.result === 'ok' || report.result === 'failed') tools[tool] = { runs: (prior?.runs ?? 0) + 1, ok: (prior?.ok ?? 0) + (report.result === 'ok' ? 1 : 0) };
+    state.total++;
+    state.window++;
+    this.mind.journal.record(() => {
+      state.total--;
+      state.window--;
+      if (prior) tools[tool] = prior;
+      else delete tools[tool];
+    });
+    return state.total;
   }
 
   /** Reflects now: assesses the window, applies the adjustments, evolves the psyche, opens a new window. */
