@@ -28,7 +28,8 @@ export function recordPlanChanges(runtime: Runtime, cycle: Cycle, changes: reado
       order: plan.order,
       status: plan.status,
       change,
-      steps: plan.steps.map((s) => ({ index: s.index, tool: s.tool, status: s.status, rationale: s.rationale })),
+      // Rationales are fixed when the plan is made: said once, in `created`, not again with every step.
+      steps: plan.steps.map((s) => (change === 'created' ? { index: s.index, tool: s.tool, status: s.status, rationale: s.rationale } : { index: s.index, tool: s.tool, status: s.status })),
       departures: plan.departures,
       reason,
     };

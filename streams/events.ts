@@ -69,7 +69,8 @@ interface Bodies {
     change: 'created' | 'step' | 'left' | 'completed' | 'failed' | 'superseded';
     /** The step the change is about. */
     step?: number;
-    steps: { index: number; tool: string; status: 'Pending' | 'Active' | 'Completed' | 'Failed' | 'Skipped'; rationale: string }[];
+    /** Every step's status; the rationale (fixed when the plan is made) only in the `created` event. */
+    steps: { index: number; tool: string; status: 'Pending' | 'Active' | 'Completed' | 'Failed' | 'Skipped'; rationale?: string }[];
     /** Decisions so far that left the plan for another tool. */
     departures: number;
     reason: string;

@@ -60,7 +60,9 @@ test('backtracking: attempts 0, 1, 2 alternate explore-first and reason-first, a
   t.deepEqual(created.map((p) => p.attempt), [0, 1, 2]);
   t.deepEqual(created.map((p) => p.order), ['explore-first', 'reason-first', 'explore-first']);
   t.deepEqual(created.map((p) => p.steps.map((s) => s.tool)), [['scout', 'thinker'], ['thinker', 'scout'], ['scout', 'thinker']]);
+  t.true(created.every((p) => p.steps.every((s) => typeof s.rationale === 'string' && s.rationale.length > 0)), 'a created plan gives each step its rationale');
   const failed = plans(events).filter((p) => p.change === 'failed');
+  t.true(failed.every((p) => p.steps.every((s) => s.rationale === undefined && s.status !== undefined)), 'later changes give the steps\' status only');
   t.is(failed.length, 3);
   t.true(failed.every((p) => p.status === 'Failed'));
   t.regex(failed[2]!.reason, /3 plan\(s\) failed \(maxBacktrackAttempts 3\): the goal fails/);
