@@ -6,7 +6,7 @@
  * one family: the built-ins by name, any other tool by the same hypervector
  * similarity between its keyword profile and the patterns.
  */
-import type { Goal } from './goals.js';
+import { goalText, type Goal } from './goals.js';
 import { HypervectorSpace, similarity, type Hypervector } from './hypervector.js';
 import { toolProfile } from './semanticProfile.js';
 import { expandSynonyms } from './synonyms.js';
@@ -67,6 +67,8 @@ export class StrategyMatcher {
   private readonly families = new WeakMap<Tool, StrategyName>();
   private readonly profiles = new WeakMap<Tool, Hypervector>();
   private readonly goals = new Map<string, Hypervector>();
+  /** Tool relevances by goal vector, then tool: plans are made again and again for the same goal. */
+  private readonly relevances = new WeakMap<Hypervector, Map<Tool, number>>();
   private readonly strategies = new Map<string, { name: StrategyName; similarity: number }>();
 
   constructor(readonly space: HypervectorSpace = new HypervectorSpace()) {
@@ -87,7 +89,7 @@ export class StrategyMatcher {
 
   /** The strategy for a goal: the most similar pattern, or Knowledge when none stands out (cached per goal text). */
   strategyFor(goal: Pick<Goal, 'description' | 'criteria'>): { name: StrategyName; similarity: number } {
-    const text = `${goal.description} ${goal.criteria}`;
+    const text = goalText(goal);
     let strategy = this.strategies.get(text);
     if (!strategy) {
       let best = { name: 'Knowledge' as StrategyName, similarity: 0 };
@@ -118,7 +120,12 @@ export class StrategyMatcher {
 
   /** How well a tool's profile matches the goal's text (orders tools within a family). */
   relevance(goal: Pick<Goal, 'description' | 'criteria'>, tool: Tool): number {
-    return similarity(this.goalVector(goal), this.profile(tool));
+    const vector = this.goalVector(goal);
+    let byTool = this.relevances.get(vector);
+    if (!byTool) this.relevances.set(vector, (byTool = new Map()));
+    let found = byTool.get(tool);
+    if (found === undefined) byTool.set(tool, (found = similarity(vector, this.profile(tool))));
+    return found;
   }
 
   private profile(tool: Tool): Hypervector {
@@ -129,7 +136,7 @@ export class StrategyMatcher {
 
   /** The goal text's vector, cached (the cache is emptied past {@link GOAL_CACHE} texts). */
   private goalVector(goal: Pick<Goal, 'description' | 'criteria'>): Hypervector {
-    const text = `${goal.description} ${goal.criteria}`;
+    const text = goalText(goal);
     let vector = this.goals.get(text);
     if (!vector) {
       if (this.goals.size >= GOAL_CACHE) this.goals.clear();
