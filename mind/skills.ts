@@ -62,6 +62,8 @@ export interface SkillReview {
 
 export class SkillRegistry {
   private readonly skills: Skill[] = [];
+  /** The skills in the order they run, kept until the registry changes. */
+  private ordered: Skill[] | undefined;
 
   constructor(skills: Iterable<Skill> = []) {
     for (const skill of skills) this.register(skill);
@@ -73,6 +75,7 @@ export class SkillRegistry {
     if (this.skills.some((s) => s.name === skill.name)) throw new Error(`skill "${skill.name}" is already registered`);
     if (typeof skill.trigger !== 'function') throw new Error(`skill "${skill.name}" needs a trigger(ctx) function`);
     this.skills.push(skill);
+    this.ordered = undefined;
     return this;
   }
 
@@ -80,15 +83,21 @@ export class SkillRegistry {
   unregister(name: string): boolean {
     const index = this.skills.findIndex((s) => s.name === name);
     if (index >= 0) this.skills.splice(index, 1);
+    this.ordered = undefined;
     return index >= 0;
   }
 
   /** The skills, highest priority first (registration order among equals). */
   list(): Skill[] {
-    return this.skills
+    return [...this.inOrder()];
+  }
+
+  private inOrder(): readonly Skill[] {
+    this.ordered ??= this.skills
       .map((skill, i) => ({ skill, i }))
       .sort((a, b) => priorityOf(b.skill) - priorityOf(a.skill) || a.i - b.i)
       .map((x) => x.skill);
+    return this.ordered;
   }
 
   get size(): number {
@@ -98,7 +107,9 @@ export class SkillRegistry {
   /** Runs the triggered skills' proposals and verifiers over the action. */
   review(ctx: Omit<SkillContext, 'action'>, action: ProposedAction): SkillReview {
     const review: SkillReview = { action, changes: [], errors: [] };
-    const contextFor = (): SkillContext => ({ ...ctx, action: review.action });
+    // One context per version of the action (skills may replace its input).
+    let context: SkillContext = { ...ctx, action };
+    const contextFor = (): SkillContext => (context.action === review.action ? context : (context = { ...ctx, action: review.action }));
     const guarded = <T>(skill: Skill, phase: 'trigger' | 'propose' | 'verify', run: () => T): { ok: true; value: T } | { ok: false } => {
       try {
         return { ok: true, value: run() };
@@ -107,7 +118,7 @@ export class SkillRegistry {
         return { ok: false };
       }
     };
-    const triggered = this.list().filter((skill) => {
+    const triggered = this.inOrder().filter((skill) => {
       const fired = guarded(skill, 'trigger', () => skill.trigger(contextFor()));
       return fired.ok && fired.value === true;
     });
