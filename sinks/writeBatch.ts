@@ -68,8 +68,8 @@ const TIME_COLUMN: { readonly [T in InsertTable]: readonly [key: string, time: s
 const OPEN = 0x5b; // [
 const COMMA = 0x2c;
 const CLOSE = 0x5d; // ]
-/** Bytes a chunk starts with; it doubles as rows arrive. */
-const FIRST_CAPACITY = 8192;
+/** Bytes the first chunk of a table starts with; it doubles as rows arrive, and the next chunk starts a little larger than the last one ended. */
+const FIRST_CAPACITY = 65_536;
 
 /** One table's rows: sealed chunks (complete JSON arrays) and the chunk being filled. */
 class TableRows {
@@ -77,6 +77,7 @@ class TableRows {
   private buffer: Buffer | undefined;
   private used = 0;
   private rows = 0;
+  private capacity = FIRST_CAPACITY;
 
   constructor(private readonly rowsPerChunk: number) {}
 
@@ -94,6 +95,7 @@ class TableRows {
     if (!this.buffer || this.rows === 0) return;
     this.buffer[this.used++] = CLOSE;
     this.sealed.push(this.buffer.subarray(0, this.used));
+    this.capacity = this.used + (this.used >> 3);
     this.buffer = undefined;
     this.used = 0;
     this.rows = 0;
@@ -106,7 +108,7 @@ class TableRows {
   }
 
   private grow(room: number): Buffer {
-    const buffer = Buffer.allocUnsafe(Math.max(FIRST_CAPACITY, 2 * (this.buffer?.length ?? 0), this.used + room));
+    const buffer = Buffer.allocUnsafe(Math.max(this.buffer ? 2 * this.buffer.length : this.capacity, this.used + room));
     this.buffer?.copy(buffer, 0, 0, this.used);
     return (this.buffer = buffer);
   }
