@@ -110,7 +110,7 @@ export interface EventQuery {
 }
 
 export class SqliteStore {
-  private readonly statements = new Map<InsertTable, sqlite3.Statement>();
+  private readonly statements = new Map<InsertTable, Promise<sqlite3.Statement>>();
   private closed = false;
   readonly batchSize: number;
 
@@ -183,19 +183,34 @@ export class SqliteStore {
     }
   }
 
-  /** Runs a table's cached INSERT over a chunk of rows; a statement that failed is prepared afresh next time. */
-  private insertRows(table: InsertTable, chunk: Buffer): Promise<void> {
-    let statement = this.statements.get(table);
-    if (!statement) this.statements.set(table, (statement = this.db.prepare(INSERT_SQL[table])));
-    const prepared = statement;
+  /** Runs a table's INSERT over a chunk of rows; a statement that failed (to prepare or to run) is prepared afresh next time. */
+  private async insertRows(table: InsertTable, chunk: Buffer): Promise<void> {
+    const statement = await this.prepared(table);
     return new Promise((resolve, reject) => {
-      prepared.run([chunk], (error: Error | null) => {
+      statement.run([chunk], (error: Error | null) => {
         if (!error) return resolve();
         this.statements.delete(table);
-        prepared.finalize();
+        statement.finalize();
         reject(translate(error, this.file, `insert into ${table}`));
       });
     });
+  }
+
+  /** The table's INSERT, prepared once and cached. */
+  private prepared(table: InsertTable): Promise<sqlite3.Statement> {
+    let statement = this.statements.get(table);
+    if (!statement) {
+      statement = new Promise((resolve, reject) => {
+        // With a callback, a failed prepare rejects here (without one the driver would emit an unhandled 'error' and drop the queued run).
+        const handle: sqlite3.Statement = this.db.prepare(INSERT_SQL[table], (error: Error | null) => {
+          if (!error) return resolve(handle);
+          this.statements.delete(table);
+          reject(translate(error, this.file, `insert into ${table}`));
+        });
+      });
+      this.statements.set(table, statement);
+    }
+    return statement;
   }
 
   /** The newest session that has a snapshot (the one `resume` continues), or undefined. */
@@ -283,7 +298,10 @@ export class SqliteStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const statement of this.statements.values()) await new Promise<void>((resolve) => statement.finalize(() => resolve()));
+    for (const prepared of this.statements.values()) {
+      const statement = await prepared.catch(() => undefined);
+      if (statement) await new Promise<void>((resolve) => statement.finalize(() => resolve()));
+    }
     this.statements.clear();
     await new Promise<void>((resolve, reject) => this.db.close((error) => (error ? reject(translate(error, this.file, 'close')) : resolve())));
   }

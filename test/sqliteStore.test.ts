@@ -209,3 +209,19 @@ test('large bodies, JSON columns and statements round-trip in one transaction, r
   t.is(events[7]!.body, JSON.stringify({ message: big.slice(8) }));
   await store.close();
 });
+
+test('a statement that cannot be prepared is a reported error, and the rows go in once it can', async (t) => {
+  const store = await SqliteStore.open(tempDb());
+  const lines: string[] = [];
+  const sink = toSqlite(store, { flushMs: 5, log: (l) => lines.push(l) });
+  await store.run('ALTER TABLE events RENAME TO events_elsewhere');
+  for (let seq = 1; seq <= 3; seq++) sink.next(heartbeatEvent(seq));
+  const error = await t.throwsAsync(sink.flushed(), { instanceOf: StoreError });
+  t.regex(error!.message, /insert into events: .*no such table: events/);
+  t.is(sink.pending, 3, 'no row was dropped');
+  await store.run('ALTER TABLE events_elsewhere RENAME TO events');
+  await sink.flushed();
+  t.deepEqual((await store.events({})).map(eventFromRow), [1, 2, 3].map(heartbeatEvent));
+  t.regex(lines.at(-1)!, /writing works again; 3 delayed row\(s\) written/);
+  await store.close();
+});
