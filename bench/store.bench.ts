@@ -1,7 +1,7 @@
 /**
  * Store benchmarks:
  * - `store.sink.rows`: event rows/s through `toSqlite` (async sqlite3,
- *   multi-row INSERTs in transactions) beside `store.better-sqlite3.rows`,
+ *   one JSON array per INSERT, in transactions) beside `store.better-sqlite3.rows`,
  *   better-sqlite3's prepared single-row inserts in one transaction, on the same
  *   machine in the same run; the ratio is reported (target ≥ 0.5).
  * - `store.agent.cycles`: cycles/s of the full agent with every signal and

@@ -6,12 +6,17 @@
  * a {@link StoreError} that names the file and says what to do (read-only,
  * full, locked, not a database).
  *
- * Writes go through {@link SqliteStore.write}: one transaction per call, rows
- * grouped by table into multi-row `INSERT … VALUES (…),(…)` statements of up
- * to `batchSize` rows (the async driver's per-call cost dominates otherwise).
+ * Writes go through {@link SqliteStore.write}: one transaction per
+ * {@link WriteBatch} (made by {@link SqliteStore.batch}). Rows arrive as JSON
+ * arrays of up to `batchSize` rows, each bound as one parameter and inserted
+ * by an `INSERT … SELECT … FROM jsonb_each(?)` statement: the driver binds
+ * every parameter on the JavaScript thread, so one parameter per statement
+ * instead of one per column moves that work into SQLite, which runs on the
+ * driver's worker thread.
  */
 import sqlite3 from 'sqlite3';
 import { MIGRATIONS, SCHEMA_VERSION } from './storeSchema.js';
+import { WriteBatch, type InsertTable, type SqlStatement } from './writeBatch.js';
 
 export type Synchronous = 'normal' | 'full';
 
@@ -20,7 +25,7 @@ export interface StoreOptions {
   synchronous?: Synchronous;
   /** How long to wait for another process's lock before failing, in ms. Default 2000. */
   busyTimeoutMs?: number;
-  /** Rows per multi-row INSERT statement. Default 500. */
+  /** Rows per INSERT statement. Default 500. */
   batchSize?: number;
 }
 
@@ -35,20 +40,25 @@ export class StoreError extends Error {
   }
 }
 
-/** The tables rows are inserted into, with their columns in order. */
-export const INSERT_COLUMNS = {
-  sessions: ['id', 'started_at', 'status', 'resumed_from', 'first_seq', 'start_cycle', 'config'],
-  signals: ['id', 'session', 'at', 'type', 'body'],
-  events: ['seq', 'session', 'cycle', 'at', 'kind', 'body'],
-  snapshots: ['id', 'session', 'at', 'cycle', 'signal_id', 'reason', 'state'],
-  provenance: ['seq', 'session', 'cycle', 'at', 'goal_id', 'tool', 'score', 'breakdown', 'status', 'progress'],
-} as const;
-export type InsertTable = keyof typeof INSERT_COLUMNS;
+/** The rows of a chunk: its JSON array, bound as UTF-8 bytes. */
+const CHUNK_ROWS = 'jsonb_each(CAST(? AS TEXT))';
 
-/** One write: an insert of a row (values in {@link INSERT_COLUMNS} order) or a statement run after the inserts. */
-export type WriteOp =
-  | { table: InsertTable; values: unknown[] }
-  | { sql: string; params: unknown[] };
+/** An INSERT reading rows (JSON objects keyed by column, see {@link InsertRows}) out of a chunk; JSON columns keep their JSON text. */
+function insertFromJson(table: InsertTable, columns: readonly string[], jsonColumns: readonly string[]): string {
+  const values = [...columns.map((c) => `value->>'${c}'`), ...jsonColumns.map((c) => `value->'${c}'`)];
+  return `INSERT INTO ${table} (${[...columns, ...jsonColumns].join(', ')}) SELECT ${values.join(', ')} FROM ${CHUNK_ROWS}`;
+}
+
+/** Each table's INSERT of a batch of rows. An event's body is the event without its header columns, in its own key order. */
+const INSERT_SQL: Record<InsertTable, string> = {
+  sessions: insertFromJson('sessions', ['id', 'started_at', 'status', 'resumed_from', 'first_seq', 'start_cycle'], ['config']),
+  signals: insertFromJson('signals', ['id', 'session', 'at', 'type'], ['body']),
+  events:
+    "INSERT INTO events (seq, session, cycle, at, kind, body) SELECT value->>'seq', value->>'session', value->>'cycle', value->>'at', value->>'kind', " +
+    `json_remove(value, '$.seq', '$.session', '$.cycle', '$.at', '$.kind') FROM ${CHUNK_ROWS}`,
+  snapshots: insertFromJson('snapshots', ['id', 'session', 'at', 'cycle', 'signal_id', 'reason'], ['state']),
+  provenance: insertFromJson('provenance', ['seq', 'session', 'cycle', 'at', 'goal_id', 'tool', 'score', 'breakdown', 'status', 'progress'], []),
+};
 
 /** Tables inserted before the others in a transaction, so statements that follow can rely on them. */
 const INSERT_ORDER: InsertTable[] = ['sessions', 'signals', 'events', 'provenance', 'snapshots'];
@@ -100,7 +110,7 @@ export interface EventQuery {
 }
 
 export class SqliteStore {
-  private readonly statements = new Map<string, sqlite3.Statement>();
+  private readonly statements = new Map<InsertTable, Promise<sqlite3.Statement>>();
   private closed = false;
   readonly batchSize: number;
 
@@ -153,28 +163,19 @@ export class SqliteStore {
     }
   }
 
-  /** Writes the ops in one transaction: inserts grouped by table into multi-row statements, then the other statements in order. */
-  async write(ops: readonly WriteOp[]): Promise<void> {
-    const inserts = new Map<InsertTable, unknown[][]>();
-    const statements: { sql: string; params: unknown[] }[] = [];
-    for (const op of ops) {
-      if ('table' in op) {
-        const rows = inserts.get(op.table);
-        if (rows) rows.push(op.values);
-        else inserts.set(op.table, [op.values]);
-      } else statements.push(op);
-    }
+  /** A new, empty batch for {@link write}, inserting up to `batchSize` rows per statement. */
+  batch(): WriteBatch {
+    return new WriteBatch(this.batchSize);
+  }
+
+  /** Writes the batch in one transaction: each table's rows (in {@link INSERT_ORDER}), then its statements in order. */
+  async write(batch: WriteBatch): Promise<void> {
     await this.run('BEGIN IMMEDIATE');
     try {
       for (const table of INSERT_ORDER) {
-        const rows = inserts.get(table);
-        if (!rows) continue;
-        for (let start = 0; start < rows.length; start += this.batchSize) {
-          const chunk = rows.slice(start, start + this.batchSize);
-          await this.insertRows(table, chunk);
-        }
+        for (const chunk of batch.chunks(table)) await this.insertRows(table, chunk);
       }
-      for (const { sql, params } of statements) await this.run(sql, params);
+      for (const { sql, params } of batch.statements) await this.run(sql, params);
       await this.run('COMMIT');
     } catch (error) {
       await this.run('ROLLBACK').catch(() => undefined);
@@ -182,18 +183,34 @@ export class SqliteStore {
     }
   }
 
-  private insertRows(table: InsertTable, rows: unknown[][]): Promise<void> {
-    const columns = INSERT_COLUMNS[table];
-    const params = rows.flat();
-    const group = `(${columns.map(() => '?').join(',')})`;
-    const sql = `INSERT INTO ${table} (${columns.join(',')}) VALUES ${Array(rows.length).fill(group).join(',')}`;
-    if (rows.length !== this.batchSize) return this.run(sql, params);
-    let statement = this.statements.get(table);
-    if (!statement) this.statements.set(table, (statement = this.db.prepare(sql)));
-    const prepared = statement;
+  /** Runs a table's INSERT over a chunk of rows; a statement that failed (to prepare or to run) is prepared afresh next time. */
+  private async insertRows(table: InsertTable, chunk: Buffer): Promise<void> {
+    const statement = await this.prepared(table);
     return new Promise((resolve, reject) => {
-      prepared.run(params, (error: Error | null) => (error ? reject(translate(error, this.file, `insert into ${table}`)) : resolve()));
+      statement.run([chunk], (error: Error | null) => {
+        if (!error) return resolve();
+        this.statements.delete(table);
+        statement.finalize();
+        reject(translate(error, this.file, `insert into ${table}`));
+      });
     });
+  }
+
+  /** The table's INSERT, prepared once and cached. */
+  private prepared(table: InsertTable): Promise<sqlite3.Statement> {
+    let statement = this.statements.get(table);
+    if (!statement) {
+      statement = new Promise((resolve, reject) => {
+        // With a callback, a failed prepare rejects here (without one the driver would emit an unhandled 'error' and drop the queued run).
+        const handle: sqlite3.Statement = this.db.prepare(INSERT_SQL[table], (error: Error | null) => {
+          if (!error) return resolve(handle);
+          this.statements.delete(table);
+          reject(translate(error, this.file, `insert into ${table}`));
+        });
+      });
+      this.statements.set(table, statement);
+    }
+    return statement;
   }
 
   /** The newest session that has a snapshot (the one `resume` continues), or undefined. */
@@ -281,7 +298,10 @@ export class SqliteStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const statement of this.statements.values()) await new Promise<void>((resolve) => statement.finalize(() => resolve()));
+    for (const prepared of this.statements.values()) {
+      const statement = await prepared.catch(() => undefined);
+      if (statement) await new Promise<void>((resolve) => statement.finalize(() => resolve()));
+    }
     this.statements.clear();
     await new Promise<void>((resolve, reject) => this.db.close((error) => (error ? reject(translate(error, this.file, 'close')) : resolve())));
   }
@@ -295,8 +315,8 @@ export interface QueryableState {
 }
 
 /** Statements that replace a session's rows in `goals`, `episodes` and `triples` with those of a saved state. */
-export function queryTableOps(session: string, snapshotId: number, state: QueryableState): WriteOp[] {
-  const each = (table: string, columns: string, select: string, rows: unknown[]): WriteOp[] => [
+export function queryTableOps(session: string, snapshotId: number, state: QueryableState): SqlStatement[] {
+  const each = (table: string, columns: string, select: string, rows: unknown[]): SqlStatement[] => [
     { sql: `DELETE FROM ${table} WHERE session = ?`, params: [session] },
     { sql: `INSERT INTO ${table} (${columns}) SELECT ?, ${select} FROM json_each(?)`, params: [session, JSON.stringify(rows)] },
   ];

@@ -1,10 +1,11 @@
 /**
  * toSqlite: the store's sink. Subscribe it to the event stream; it also takes
- * other rows (signals, snapshots, sessions) through `write`, so everything
- * lands in one ordered queue and is committed in the same transactions.
+ * other rows (signals, snapshots, sessions) through `insert` and statements
+ * through `run`, so everything lands in one ordered queue and is committed in
+ * the same transactions.
  *
- * Rows are queued and written in one transaction per flush (multi-row
- * `INSERT … VALUES (…),(…)` statements, see {@link SqliteStore.write}): a
+ * Each event is serialised to JSON once, as it arrives; rows are queued and
+ * written in one transaction per flush (see {@link SqliteStore.write}): a
  * flush starts when `batchSize` rows are queued or `flushMs` after the first
  * queued row, whichever comes first; one transaction is in flight at a time.
  * An `action` event also becomes a `provenance` row, joined with the decision
@@ -29,7 +30,8 @@
  */
 import { asyncScheduler, Subject, type Observable, type Observer, type SchedulerLike, type Subscription } from 'rxjs';
 import type { AgentEvent, EventOf } from '../streams/events.js';
-import { StoreError, translate, type SqliteStore, type WriteOp } from './sqliteStore.js';
+import { StoreError, translate, type SqliteStore } from './sqliteStore.js';
+import type { InsertRows, InsertTable } from './writeBatch.js';
 
 export interface SqliteSinkOptions {
   /** Rows that start a flush at once. Default 500. */
@@ -47,8 +49,10 @@ export interface SqliteSinkOptions {
 }
 
 export interface SqliteSink extends Observer<AgentEvent> {
-  /** Queues a row or statement (signals, snapshots, session rows) behind what is already queued. */
-  write(op: WriteOp): void;
+  /** Queues a row (signals, snapshots, sessions) behind what is already queued; it is serialised at once. */
+  insert<T extends InsertTable>(table: T, row: InsertRows[T]): void;
+  /** Queues a statement, run after the rows of the transaction it lands in. */
+  run(sql: string, params: unknown[]): void;
   /** Rows queued or being written. */
   readonly pending: number;
   /** Emits true when the queue fills up (see the module doc) and false once it has drained below half. */
@@ -66,13 +70,13 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
   const saturated$ = new Subject<boolean>();
   let saturated = false;
   const decisions = new Map<string, EventOf<'decision'>>();
-  let queue: WriteOp[] = [];
+  let queue = store.batch();
   let inFlight = 0;
   let writing: Promise<void> | undefined;
   let timer: Subscription | undefined;
   let failure: StoreError | undefined;
 
-  const pending = (): number => queue.length + inFlight;
+  const pending = (): number => queue.size + inFlight;
   const updateSaturation = (): void => {
     const n = pending();
     const full = saturated ? n >= maxQueued / 2 : n >= maxQueued;
@@ -81,11 +85,11 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
     saturated$.next(full);
   };
   const scheduleFlush = (): void => {
-    if (!timer && !writing && queue.length > 0) timer = scheduler.schedule(flush, flushMs);
+    if (!timer && !writing && queue.size > 0) timer = scheduler.schedule(flush, flushMs);
   };
-  const enqueue = (op: WriteOp): void => {
-    queue.push(op);
-    if (queue.length >= batchSize) flush();
+  /** After rows were queued: flush a full batch at once, else make sure the timer runs. */
+  const queued = (): void => {
+    if (queue.size >= batchSize) flush();
     else scheduleFlush();
     updateSaturation();
   };
@@ -93,27 +97,28 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
   function flush(): void {
     timer?.unsubscribe();
     timer = undefined;
-    if (writing || queue.length === 0) return;
+    if (writing || queue.size === 0) return;
     const batch = queue;
-    queue = [];
-    inFlight = batch.length;
+    queue = store.batch();
+    inFlight = batch.size;
     writing = store.write(batch).then(
       () => {
         inFlight = 0;
         writing = undefined;
-        if (failure) log(`store: writing works again; ${batch.length} delayed row(s) written`);
+        if (failure) log(`store: writing works again; ${batch.size} delayed row(s) written`);
         failure = undefined;
         updateSaturation();
-        if (queue.length >= batchSize) flush();
+        if (queue.size >= batchSize) flush();
         else scheduleFlush();
       },
       (error: Error) => {
         const storeError = translate(error, store.file, 'write');
-        queue = batch.concat(queue);
+        batch.append(queue);
+        queue = batch;
         inFlight = 0;
         writing = undefined;
         if (failure?.message !== storeError.message) {
-          log(`${storeError.message} (${queue.length} row(s) kept in memory; retrying every ${flushMs} ms)`);
+          log(`${storeError.message} (${queue.size} row(s) kept in memory; retrying every ${flushMs} ms)`);
           options.onError?.(storeError);
         }
         failure = storeError;
@@ -124,18 +129,26 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
   }
 
   const onEvent = (event: AgentEvent): void => {
-    const { kind, seq, session, cycle, at, ...body } = event;
-    enqueue({ table: 'events', values: [seq, session, cycle, at, kind, JSON.stringify(body)] });
+    queue.insert('events', event);
     if (event.kind === 'decision') decisions.set(event.goalId, event);
     else if (event.kind === 'action') {
       const decision = decisions.get(event.goalId);
       decisions.delete(event.goalId);
       const chose = decision && decision.tool === event.tool ? decision : undefined;
-      enqueue({
-        table: 'provenance',
-        values: [seq, session, cycle, at, event.goalId, event.tool, chose?.score ?? null, chose?.breakdown ?? null, event.status, event.progress],
+      queue.insert('provenance', {
+        seq: event.seq,
+        session: event.session,
+        cycle: event.cycle,
+        at: event.at,
+        goal_id: event.goalId,
+        tool: event.tool,
+        score: chose?.score ?? null,
+        breakdown: chose?.breakdown ?? null,
+        status: event.status,
+        progress: event.progress,
       });
     }
+    queued();
   };
 
   return {
@@ -145,7 +158,14 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
       flush();
     },
     complete: flush,
-    write: enqueue,
+    insert(table, row) {
+      queue.insert(table, row);
+      queued();
+    },
+    run(sql, params) {
+      queue.run(sql, params);
+      queued();
+    },
     get pending() {
       return pending();
     },
@@ -156,7 +176,7 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
           await writing;
           continue;
         }
-        if (queue.length === 0) return;
+        if (queue.size === 0) return;
         flush();
         await writing;
         if (failure) {

@@ -126,10 +126,15 @@ export class Persistence {
     this.agent = agent;
     if (this.restored !== undefined) agent.mind.restore(this.restored);
     const now = agent.runtime.now();
-    if (this.crashed) this.sink.write({ sql: "UPDATE sessions SET status = 'crashed', reason = 'did not stop cleanly' WHERE id = ?", params: [this.crashed] });
-    this.sink.write({
-      table: 'sessions',
-      values: [agent.session, now, 'running', this.resumed?.from ?? null, this.firstSeq, agent.mind.cycle, JSON.stringify(this.config)],
+    if (this.crashed) this.sink.run("UPDATE sessions SET status = 'crashed', reason = 'did not stop cleanly' WHERE id = ?", [this.crashed]);
+    this.sink.insert('sessions', {
+      id: agent.session,
+      started_at: now,
+      status: 'running',
+      resumed_from: this.resumed?.from ?? null,
+      first_seq: this.firstSeq,
+      start_cycle: agent.mind.cycle,
+      config: this.config,
     });
     this.snapshot(this.resumed ? 'resumed' : 'start');
     events$.subscribe(this.sink);
@@ -141,10 +146,12 @@ export class Persistence {
       const agent = this.agent;
       if (agent) {
         this.snapshot('exit');
-        this.sink.write({
-          sql: "UPDATE sessions SET status = 'ended', ended_at = ?, reason = ?, cycles = ? WHERE id = ?",
-          params: [agent.runtime.now(), reason, agent.mind.cycle, agent.session],
-        });
+        this.sink.run("UPDATE sessions SET status = 'ended', ended_at = ?, reason = ?, cycles = ? WHERE id = ?", [
+          agent.runtime.now(),
+          reason,
+          agent.mind.cycle,
+          agent.session,
+        ]);
       }
       await this.sink.flushed();
     } finally {
@@ -167,7 +174,7 @@ export class Persistence {
   }
 
   private recordSignal(at: number, type: string, body: unknown): void {
-    this.sink.write({ table: 'signals', values: [this.nextSignal++, this.agent!.session, at, type, JSON.stringify(body)] });
+    this.sink.insert('signals', { id: this.nextSignal++, session: this.agent!.session, at, type, body });
   }
 
   /** Queues a snapshot of the whole mind, as of after the last recorded signal, and refreshes the query tables. */
@@ -177,8 +184,8 @@ export class Persistence {
     const id = this.nextSnapshot++;
     const now = agent.runtime.now();
     this.lastSaveAt = now;
-    this.sink.write({ table: 'snapshots', values: [id, agent.session, now, state.cycle, this.nextSignal - 1, reason, JSON.stringify(state)] });
-    for (const op of queryTableOps(agent.session, id, state)) this.sink.write(op);
+    this.sink.insert('snapshots', { id, session: agent.session, at: now, cycle: state.cycle, signal_id: this.nextSignal - 1, reason, state });
+    for (const { sql, params } of queryTableOps(agent.session, id, state)) this.sink.run(sql, params);
   }
 }
 

@@ -1,11 +1,12 @@
 import test from 'ava';
 import Database from 'better-sqlite3';
+import fc from 'fast-check';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VirtualTimeScheduler } from 'rxjs';
 import { holdWriteLock } from './helpers/lock.js';
-import { SqliteStore, StoreError, type WriteOp } from '../sinks/sqliteStore.js';
+import { SqliteStore, StoreError } from '../sinks/sqliteStore.js';
 import { SCHEMA_VERSION } from '../sinks/storeSchema.js';
 import { toSqlite } from '../sinks/toSqlite.js';
 import { eventFromRow } from '../streams/replay.js';
@@ -21,9 +22,9 @@ function heartbeatEvent(seq: number): AgentEvent {
 function countWrites(store: SqliteStore): { sizes: number[] } {
   const seen = { sizes: [] as number[] };
   const write = store.write.bind(store);
-  store.write = (ops: readonly WriteOp[]) => {
-    seen.sizes.push(ops.length);
-    return write(ops);
+  store.write = (batch) => {
+    seen.sizes.push(batch.size);
+    return write(batch);
   };
   return seen;
 }
@@ -144,5 +145,83 @@ test('the queue is bounded: saturated$ turns true at maxQueued and false once th
   await sink.flushed();
   t.deepEqual(states, [true, false]);
   t.is(sink.pending, 0);
+  await store.close();
+});
+
+/** Doubles SQLite's decimal-to-double conversion reads 1 ulp off (a JSON number is not always read back exactly). */
+const ROUNDED_BY_SQLITE = [5447.215961320519, 0.578038099969093, -3.16692302600749e-15, 0.00004067520247556705];
+
+/** Any text: every code point (quotes, backslashes, control characters, emoji, U+2028) plus lone surrogates. */
+const anyText = fc.oneof(fc.string({ unit: 'binary' }), fc.constantFrom('"', '\\', '\u0000\u001f\u2028', '\ud800', '😀é', "'; DROP TABLE events; --"));
+const anyBody = fc.dictionary(anyText, fc.jsonValue({ stringUnit: fc.oneof(fc.constant('\udfff'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })) }), { maxKeys: 6 });
+
+test('rows round-trip exactly: each body is the event without its header, as JSON.stringify writes it; fractional times stay exact', async (t) => {
+  const store = await SqliteStore.open(tempDb(), { batchSize: 7 });
+  let seq = 0;
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.record({ body: anyBody, kind: fc.string({ unit: 'grapheme', minLength: 1 }), at: fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(...ROUNDED_BY_SQLITE)) }), {
+        maxLength: 30,
+      }),
+      async (drafts) => {
+        const sink = toSqlite(store, { batchSize: 10, flushMs: 60_000 });
+        const first = seq + 1;
+        const events = drafts.map(({ body, kind, at }) => ({ ...body, kind, seq: ++seq, session: 'sé"ss', cycle: seq * 3, at }) as unknown as AgentEvent);
+        for (const event of events) sink.next(event);
+        sink.complete();
+        await sink.flushed();
+        const rows = await store.all<{ seq: number; session: string; cycle: number; at: number; kind: string; body: string }>(
+          'SELECT * FROM events WHERE seq >= ? ORDER BY seq',
+          [first],
+        );
+        t.deepEqual(
+          rows,
+          events.map(({ kind, seq, session, cycle, at, ...body }) => ({ seq, session, cycle, at: at === 0 ? 0 : at, kind, body: JSON.stringify(body) })),
+        );
+      },
+    ),
+    { numRuns: 40 },
+  );
+  await store.close();
+});
+
+test('large bodies, JSON columns and statements round-trip in one transaction, rows in order across statements', async (t) => {
+  const store = await SqliteStore.open(tempDb(), { batchSize: 3 });
+  const writes = countWrites(store);
+  const sink = toSqlite(store, { batchSize: 1000, flushMs: 60_000 });
+  const big = `${'"\\ é 😀 \n'.repeat(100_000)}end`;
+  const state = { cycle: 4, memory: { entries: [big, { nested: [1.5, -0.000369703218099612, null, true] }] } };
+  const config = { seed: 7, name: "o'da" };
+  sink.insert('sessions', { id: 's1', started_at: 1000.25, status: 'running', resumed_from: null, first_seq: 1, start_cycle: 0, config });
+  for (let id = 1; id <= 5; id++) sink.insert('signals', { id, session: 's1', at: 1000 + id, type: 'fact', body: { type: 'fact', subject: `mars ${id}`, text: big.slice(0, id * 1000) } });
+  sink.insert('snapshots', { id: 1, session: 's1', at: 1006, cycle: 4, signal_id: 5, reason: 'save command', state });
+  sink.run("UPDATE sessions SET status = 'ended', cycles = ? WHERE id = ?", [4, 's1']);
+  for (let seq = 1; seq <= 8; seq++) sink.next({ kind: 'warning', seq, session: 's1', cycle: 4, at: 1000.1 + seq, message: big.slice(seq) });
+  await sink.flushed();
+  t.deepEqual(writes.sizes.length, 1, 'one transaction');
+  t.like(await store.session('s1'), { started_at: 1000.25, status: 'ended', cycles: 4, config: JSON.stringify(config) });
+  const signals = await store.signals('s1');
+  t.deepEqual(signals.map((s) => s.id), [1, 2, 3, 4, 5]);
+  t.is(signals[4]!.body, JSON.stringify({ type: 'fact', subject: 'mars 5', text: big.slice(0, 5000) }));
+  t.is((await store.snapshot('s1', 'latest'))!.state, JSON.stringify(state));
+  const events = await store.events({ session: 's1' });
+  t.deepEqual(events.map((e) => [e.seq, e.at]), Array.from({ length: 8 }, (_, i) => [i + 1, 1000.1 + i + 1]));
+  t.is(events[7]!.body, JSON.stringify({ message: big.slice(8) }));
+  await store.close();
+});
+
+test('a statement that cannot be prepared is a reported error, and the rows go in once it can', async (t) => {
+  const store = await SqliteStore.open(tempDb());
+  const lines: string[] = [];
+  const sink = toSqlite(store, { flushMs: 5, log: (l) => lines.push(l) });
+  await store.run('ALTER TABLE events RENAME TO events_elsewhere');
+  for (let seq = 1; seq <= 3; seq++) sink.next(heartbeatEvent(seq));
+  const error = await t.throwsAsync(sink.flushed(), { instanceOf: StoreError });
+  t.regex(error!.message, /insert into events: .*no such table: events/);
+  t.is(sink.pending, 3, 'no row was dropped');
+  await store.run('ALTER TABLE events_elsewhere RENAME TO events');
+  await sink.flushed();
+  t.deepEqual((await store.events({})).map(eventFromRow), [1, 2, 3].map(heartbeatEvent));
+  t.regex(lines.at(-1)!, /writing works again; 3 delayed row\(s\) written/);
   await store.close();
 });

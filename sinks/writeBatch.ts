@@ -1,0 +1,158 @@
+/**
+ * WriteBatch: one transaction's worth of writes for {@link SqliteStore.write}:
+ * rows per table, and statements run after the rows, in the order they were
+ * added.
+ *
+ * A row is an object keyed by column ({@link InsertRows}). It is serialised
+ * to JSON once, as it is added, straight into a UTF-8 buffer holding a JSON
+ * array of up to `rowsPerChunk` rows: the store binds each such chunk as one
+ * parameter and reads the columns out of it in SQLite (`jsonb_each`), so
+ * nothing is bound per column or converted again per batch on the JavaScript
+ * thread.
+ */
+
+/** A row of each table as the store takes it: an object keyed by column; a JSON column (`config`, `body`, `state`) holds the value itself. */
+export interface InsertRows {
+  sessions: {
+    id: string;
+    started_at: number;
+    status: 'running' | 'ended' | 'crashed';
+    resumed_from: string | null;
+    first_seq: number;
+    start_cycle: number;
+    config: unknown;
+  };
+  signals: { id: number; session: string; at: number; type: string; body: unknown };
+  /** The event itself: `seq`, `session`, `cycle`, `at` and `kind` are its columns, the rest of it is its `body`. */
+  events: { seq: number; session: string; cycle: number; at: number; kind: string };
+  snapshots: { id: number; session: string; at: number; cycle: number; signal_id: number; reason: string; state: unknown };
+  provenance: {
+    seq: number;
+    session: string;
+    cycle: number;
+    at: number;
+    goal_id: string;
+    tool: string;
+    score: number | null;
+    breakdown: string | null;
+    status: string;
+    progress: string;
+  };
+}
+
+/** The tables rows are inserted into. */
+export type InsertTable = keyof InsertRows;
+
+/** A statement with its parameters. */
+export interface SqlStatement {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * Each table's key and time column. SQLite's decimal-to-double conversion is
+ * not always correctly rounded (about 1 in 10 000 arbitrary doubles comes back
+ * 1 ulp off), so a time that is not a safe integer (a fractional clock) is set
+ * again after the rows with the exact value bound. Integer times, the common
+ * case, are exact. Other REAL values (scores) are read from the JSON as SQLite
+ * reads `body->>'score'`; the hundredths the scorer produces convert exactly.
+ */
+const TIME_COLUMN: { readonly [T in InsertTable]: readonly [key: string, time: string] } = {
+  sessions: ['id', 'started_at'],
+  signals: ['id', 'at'],
+  events: ['seq', 'at'],
+  snapshots: ['id', 'at'],
+  provenance: ['seq', 'at'],
+};
+
+const OPEN = 0x5b; // [
+const COMMA = 0x2c;
+const CLOSE = 0x5d; // ]
+/** Bytes the first chunk of a table starts with; it doubles as rows arrive, and the next chunk starts a little larger than the last one ended. */
+const FIRST_CAPACITY = 65_536;
+
+/** One table's rows: sealed chunks (complete JSON arrays) and the chunk being filled. */
+class TableRows {
+  readonly sealed: Buffer[] = [];
+  private buffer: Buffer | undefined;
+  private used = 0;
+  private rows = 0;
+  private capacity = FIRST_CAPACITY;
+
+  constructor(private readonly rowsPerChunk: number) {}
+
+  add(json: string): void {
+    // At most 3 UTF-8 bytes per UTF-16 unit, plus the separator before it and the bracket after it.
+    const room = json.length * 3 + 2;
+    const buffer = this.buffer && this.buffer.length - this.used >= room ? this.buffer : this.grow(room);
+    buffer[this.used++] = this.rows === 0 ? OPEN : COMMA;
+    this.used += buffer.write(json, this.used);
+    if (++this.rows === this.rowsPerChunk) this.seal();
+  }
+
+  /** Closes the chunk being filled, if any. */
+  seal(): void {
+    if (!this.buffer || this.rows === 0) return;
+    this.buffer[this.used++] = CLOSE;
+    this.sealed.push(this.buffer.subarray(0, this.used));
+    this.capacity = this.used + (this.used >> 3);
+    this.buffer = undefined;
+    this.used = 0;
+    this.rows = 0;
+  }
+
+  append(later: TableRows): void {
+    this.seal();
+    later.seal();
+    for (const chunk of later.sealed) this.sealed.push(chunk);
+  }
+
+  private grow(room: number): Buffer {
+    const buffer = Buffer.allocUnsafe(Math.max(this.buffer ? 2 * this.buffer.length : this.capacity, this.used + room));
+    this.buffer?.copy(buffer, 0, 0, this.used);
+    return (this.buffer = buffer);
+  }
+}
+
+export class WriteBatch {
+  private readonly tables: { readonly [T in InsertTable]: TableRows };
+  /** Statements run after every row, in order. */
+  readonly statements: SqlStatement[] = [];
+  /** Rows plus statements. */
+  size = 0;
+
+  /** `rowsPerChunk`: rows per JSON array, i.e. per INSERT statement. */
+  constructor(rowsPerChunk: number) {
+    const rows = (): TableRows => new TableRows(rowsPerChunk);
+    this.tables = { sessions: rows(), signals: rows(), events: rows(), provenance: rows(), snapshots: rows() };
+  }
+
+  /** Adds a row, serialised now: later changes to the object are not written. */
+  insert<T extends InsertTable>(table: T, row: InsertRows[T]): void {
+    this.tables[table].add(JSON.stringify(row));
+    this.size++;
+    const [key, time] = TIME_COLUMN[table];
+    const fields = row as unknown as Record<string, unknown>;
+    if (!Number.isSafeInteger(fields[time])) this.run(`UPDATE ${table} SET ${time} = ? WHERE ${key} = ?`, [fields[time], fields[key]]);
+  }
+
+  /** Adds a statement, run after the rows. */
+  run(sql: string, params: unknown[]): void {
+    this.statements.push({ sql, params });
+    this.size++;
+  }
+
+  /** A table's rows as UTF-8 JSON arrays of up to `rowsPerChunk` rows each, in the order they were added. */
+  chunks(table: InsertTable): readonly Buffer[] {
+    const rows = this.tables[table];
+    rows.seal();
+    return rows.sealed;
+  }
+
+  /** Moves every write of a later batch behind this one's (a failed batch takes the writes queued after it). */
+  append(later: WriteBatch): void {
+    for (const table of Object.keys(this.tables) as InsertTable[]) this.tables[table].append(later.tables[table]);
+    for (const statement of later.statements) this.statements.push(statement);
+    this.size += later.size;
+  }
+}
