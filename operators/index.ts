@@ -17,5 +17,6 @@ export { observe, observeStage } from './observe.js';
 export { orient, orientStage } from './orient.js';
 export { perceive, perceiveOne, type Perception } from './perceive.js';
 export { recover, recoverFrom, type RecoverOptions } from './recover.js';
+export { stage, type Step } from './stage.js';
 export { stamp } from './stamp.js';
 export { toolContext } from './toolContext.js';
