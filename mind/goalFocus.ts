@@ -6,7 +6,8 @@
  * look at, and the tools that need a symbol score low.
  */
 import type { Goal } from './goals.js';
-import type { GoalTerms, Mind } from './mind.js';
+import type { GoalTerms } from './goalTerms.js';
+import type { Mind } from './mind.js';
 import { symbolStems } from './text.js';
 
 /** The last answer per goal terms (they change with the wording and the graph), with the matched terms it answered. */

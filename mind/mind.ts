@@ -12,14 +12,14 @@ import { z } from 'zod';
 import { defaultMindConfig, type MindConfig } from './config.js';
 import { DecisionLog } from './decisionLog.js';
 import { Episode, EpisodicMemory } from './episodicMemory.js';
-import { Goal, GoalBook, splitIntoSubgoals, wordingKey, type NewGoal } from './goals.js';
+import { Goal, GoalBook, type NewGoal } from './goals.js';
+import { GoalTermsCache, type GoalTerms } from './goalTerms.js';
 import { Journal } from './journal.js';
 import { HypervectorSpace } from './hypervector.js';
 import { KnowledgeGraph, Triple } from './knowledgeGraph.js';
 import { Library } from './library.js';
 import { PendingQuestions } from './questions.js';
 import { RandomState, SeededRandom } from './random.js';
-import { criteriaWords, keywords, stem, words } from './text.js';
 import type { Tool } from './tool.js';
 import { ToolRegistry } from './toolRegistry.js';
 import { MemoryEntry, WorkingMemory, type NewMemoryEntry } from './workingMemory.js';
@@ -81,9 +81,6 @@ export interface MindOptions {
   seed?: number;
 }
 
-/** How many goal wordings `goalTerms` keeps derived terms for (the cache is emptied past this). */
-export const GOAL_TERMS_KEPT = 1024;
-
 /** How many provenance records the mind keeps (the store keeps them all). */
 export const PROVENANCE_KEPT = 256;
 
@@ -94,6 +91,7 @@ export class Mind {
   readonly memory: WorkingMemory;
   readonly episodes: EpisodicMemory;
   readonly graph: KnowledgeGraph;
+  private readonly terms: GoalTermsCache;
   readonly decisions: DecisionLog;
   readonly tools: ToolRegistry;
   readonly extensions = new Map<string, MindExtension>();
@@ -111,7 +109,6 @@ export class Mind {
   private provenanceLog: Provenance[] = [];
   private cycleCount = 0;
   private isPaused = false;
-  private readonly symbolCache = new Map<string, GoalTerms & { version: number }>();
 
   constructor(options: MindOptions = {}) {
     this.config = options.config ?? defaultMindConfig();
@@ -119,6 +116,7 @@ export class Mind {
     this.memory = new WorkingMemory(this.journal, this.config.workingMemoryCapacity);
     this.episodes = new EpisodicMemory(this.journal);
     this.graph = new KnowledgeGraph(this.journal);
+    this.terms = new GoalTermsCache(this.graph);
     this.decisions = new DecisionLog(this.journal);
     this.tools = new ToolRegistry(options.tools ?? []);
     this.random = new SeededRandom(options.seed ?? this.config.seed);
@@ -198,39 +196,9 @@ export class Mind {
     return log.length > PROVENANCE_KEPT ? log.slice(-PROVENANCE_KEPT) : log;
   }
 
-  /**
-   * The goal's symbols (its words, singulars and word pairs that name symbols
-   * knowledge mentions), its criteria terms and its criteria clauses; cached
-   * per wording until the graph changes. Shared: read-only.
-   */
+  /** The goal's symbols, criteria terms and clauses (see {@link GoalTermsCache}). Shared: read-only. */
   goalTerms(goal: Goal): GoalTerms {
-    // Keyed by wording: goals worded alike (every intervention goal for the same loop) share one entry.
-    const key = wordingKey(goal);
-    const cached = this.symbolCache.get(key);
-    if (cached && cached.version === this.graph.version) return cached;
-    const symbols: string[] = [];
-    // A symbol counts when knowledge mentions it (metadata alone, e.g. `agent:explored comet`, does not).
-    const found = (candidate: string): void => {
-      if (symbols.includes(candidate) || !this.graph.hasSymbol(candidate)) return;
-      if (this.graph.degree(candidate) > 0 || this.graph.predicateCount(candidate) > 0) symbols.push(candidate);
-    };
-    const text = `${goal.description} ${goal.criteria}`;
-    // Two-word symbols first ("gas giants" → gas_giant), then single words and their stems.
-    const all = words(text);
-    for (let i = 0; i + 1 < all.length; i++) {
-      found(`${all[i]}_${all[i + 1]}`);
-      found(`${all[i]}_${stem(all[i + 1]!)}`);
-    }
-    for (const word of keywords(text)) {
-      found(word);
-      found(stem(word));
-    }
-    const clauses = criteriaClauses(goal);
-    const terms = [...new Set(clauses.flat())];
-    const entry = { version: this.graph.version, symbols, terms, clauses };
-    if (this.symbolCache.size >= GOAL_TERMS_KEPT) this.symbolCache.clear();
-    this.symbolCache.set(key, entry);
-    return entry;
+    return this.terms.of(goal);
   }
 
   /**
@@ -255,7 +223,7 @@ export class Mind {
   /** Restores the state at the last checkpoint exactly. */
   rollback(): void {
     this.journal.rollback();
-    this.symbolCache.clear();
+    this.terms.clear();
   }
 
   /** Adds an extension; state restored before it was registered loads into it now. */
@@ -320,7 +288,7 @@ export class Mind {
       else this.unclaimed[name] = json;
     }
     this.journal.checkpoint();
-    this.symbolCache.clear();
+    this.terms.clear();
   }
 
   static fromJSON(json: unknown, options: MindOptions = {}): Mind {
@@ -328,34 +296,4 @@ export class Mind {
     mind.restore(json);
     return mind;
   }
-}
-
-/** Verbs that say what to do rather than what to find; not criteria terms. */
-const TASK_VERBS = new Set([
-  'find', 'classify', 'map', 'discover', 'list', 'identify', 'explore', 'determine', 'learn', 'know', 'show',
-  'describe', 'explain', 'understand', 'search', 'query', 'get', 'tell', 'check', 'analyze', 'analyse', 'study', 'ask',
-]);
-
-/** What the mind derives from a goal's text (see `Mind.goalTerms`). */
-export interface GoalTerms {
-  /** Goal words (or their stems) that name graph symbols. */
-  symbols: string[];
-  /** Every criteria term, stemmed. */
-  terms: string[];
-  /** The criteria split like decomposition splits them, each clause as its stemmed terms. */
-  clauses: string[][];
-}
-
-/**
- * The criteria (or description when empty) split on commas and "and" into
- * clauses, each as its stemmed content terms; clauses without terms are dropped.
- * A clause is established when one fact or one sentence covers all its terms.
- */
-export function criteriaClauses(goal: Pick<Goal, 'criteria' | 'description'>): string[][] {
-  const clauses: string[][] = [];
-  for (const part of splitIntoSubgoals(goal)) {
-    const terms = [...new Set(criteriaWords(part).filter((w) => !TASK_VERBS.has(w)).map(stem))];
-    if (terms.length > 0) clauses.push(terms);
-  }
-  return clauses;
 }
