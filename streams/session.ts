@@ -16,7 +16,8 @@
  * - Closing: final snapshot, the session's end, a last flush, then the file is
  *   closed.
  */
-import { StoreError, SqliteStore, queryTableOps, type SessionRow, type StoreOptions } from '../sinks/sqliteStore.js';
+import { queryTableOps } from '../sinks/queryTables.js';
+import { StoreError, SqliteStore, type SessionRow, type StoreOptions } from '../sinks/sqliteStore.js';
 import { toSqlite, type SqliteSink, type SqliteSinkOptions } from '../sinks/toSqlite.js';
 import type { Observable } from 'rxjs';
 import { AgentConfig } from './config.js';
