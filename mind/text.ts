@@ -11,6 +11,11 @@ const STOP_WORDS = new Set([
 
 const WORD = /[\p{L}\p{N}_-]+/gu;
 
+/** Whether an ASCII code is a word character: a letter, a digit, `_` or `-` (the ASCII part of {@link WORD}). */
+function isAsciiWordCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45;
+}
+
 /** Words of more than two characters, lower-cased (seed 001's encoding rule). */
 export function words(text: string): string[] {
   const lower = text.toLowerCase();
@@ -20,7 +25,7 @@ export function words(text: string): string[] {
   for (let i = 0; i <= lower.length; i++) {
     const c = i < lower.length ? lower.charCodeAt(i) : 32;
     if (c >= 128) return unicodeWords(lower);
-    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 || c === 45) continue;
+    if (isAsciiWordCode(c)) continue;
     if (i - start > 2) out.push(lower.slice(start, i));
     start = i + 1;
   }
@@ -39,7 +44,7 @@ const WORD_CHAR = /[\p{L}\p{N}_-]/u;
 function wordCharAt(text: string, at: number, before: boolean): boolean {
   if (before ? at <= 0 : at >= text.length) return false;
   const code = text.charCodeAt(before ? at - 1 : at);
-  if (code < 128) return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 45;
+  if (code < 128) return isAsciiWordCode(code);
   // Outside ASCII: read the whole code point (a surrogate pair is two code units).
   const low = before && code >= 0xdc00 && code <= 0xdfff && at >= 2;
   const point = text.codePointAt(low ? at - 2 : before ? at - 1 : at)!;
