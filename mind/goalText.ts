@@ -2,11 +2,11 @@
  * Pieces of a goal's wording that tools propose inputs from: quoted text,
  * the text after a colon, a file path, a URL, a backticked command.
  */
-import type { Goal } from './goals.js';
+import { goalText, type Goal } from './goals.js';
 
 /** Text in quotes ("…", '…', “…”), joined; else the text after the first colon; else undefined. */
 export function quotedText(goal: Goal): string | undefined {
-  const text = `${goal.description} ${goal.criteria}`;
+  const text = goalText(goal);
   const quoted = [...text.matchAll(/"([^"]+)"|“([^”]+)”|'([^']{3,})'/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
   if (quoted.length > 0) return quoted.join(' ');
   const colon = goal.description.indexOf(':');
@@ -15,16 +15,16 @@ export function quotedText(goal: Goal): string | undefined {
 
 /** The first relative file path in the goal (a word with an extension, optionally with folders). */
 export function filePath(goal: Goal): string | undefined {
-  return /(?:^|\s)((?:[\w-]+\/)*[\w-]+\.[A-Za-z0-9]{1,6})(?=[\s,;:!?)]|\.?$)/.exec(`${goal.description} ${goal.criteria}`)?.[1];
+  return /(?:^|\s)((?:[\w-]+\/)*[\w-]+\.[A-Za-z0-9]{1,6})(?=[\s,;:!?)]|\.?$)/.exec(goalText(goal))?.[1];
 }
 
 /** The first http(s) URL in the goal. */
 export function url(goal: Goal): string | undefined {
-  return /https?:\/\/[^\s"'<>]+/.exec(`${goal.description} ${goal.criteria}`)?.[0]?.replace(/[.,;:!?)]+$/, '');
+  return /https?:\/\/[^\s"'<>]+/.exec(goalText(goal))?.[0]?.replace(/[.,;:!?)]+$/, '');
 }
 
 /** The first backticked command in the goal, split into words. */
 export function command(goal: Goal): string[] | undefined {
-  const m = /`([^`]+)`/.exec(`${goal.description} ${goal.criteria}`);
+  const m = /`([^`]+)`/.exec(goalText(goal));
   return m ? m[1]!.trim().split(/\s+/) : undefined;
 }

@@ -16,7 +16,7 @@
  * Scores are cached per goal wording and tool (intervention goals share a
  * wording), tool profiles per tool: nothing is recomputed per cycle.
  */
-import { wordingKey, type Goal } from './goals.js';
+import { goalText, wordingKey, type Goal } from './goals.js';
 import { similarity, type Hypervector, type HypervectorSpace } from './hypervector.js';
 import type { Mind } from './mind.js';
 import { expandSynonyms } from './synonyms.js';
@@ -82,7 +82,7 @@ export function profileMatch(space: HypervectorSpace, profile: ToolProfile, text
  * commands and URLs are payload (what to ingest, run or fetch), not intent.
  */
 export function intentText(goal: Pick<Goal, 'description' | 'criteria'>): string {
-  return `${goal.description} ${goal.criteria}`.replace(/"[^"]*"|“[^”]*”|`[^`]*`|https?:\/\/\S+/g, ' ');
+  return goalText(goal).replace(/"[^"]*"|“[^”]*”|`[^`]*`|https?:\/\/\S+/g, ' ');
 }
 
 /** How many goal wordings the score cache keeps (it is emptied past this). */

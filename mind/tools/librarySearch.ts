@@ -5,6 +5,7 @@
  * passages found are the content goals are checked against.
  */
 import { z } from 'zod';
+import { goalText } from '../goals.js';
 import type { Tool } from '../tool.js';
 
 const Input = z.object({
@@ -24,7 +25,7 @@ export const librarySearch: Tool<z.infer<typeof Input>> = {
   input: Input,
   scoring: { kind: 'semantic', threshold: 0.5, multiplier: 0.8 },
   propose({ goal }) {
-    return { query: `${goal.description} ${goal.criteria}`.trim(), topK: 5 };
+    return { query: goalText(goal), topK: 5 };
   },
   execute({ query, topK }, { mind }) {
     const passages = mind.library.search(query, topK);
