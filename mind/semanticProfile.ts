@@ -91,12 +91,13 @@ export const GOAL_SCORE_CACHE = 1024;
 /** The semantic score of a tool for a goal (see the module comment), cached per goal wording and tool. */
 export function semanticSimilarity(mind: Mind, goal: Goal, tool: Tool): number {
   const cache = cacheFor(mind);
-  let score = scoresFor(cache, goal).get(tool.name);
+  const scores = scoresFor(cache, goal);
+  let score = scores.get(tool.name);
   if (score === undefined) {
     let profile = cache.profiles.get(tool);
     if (!profile) cache.profiles.set(tool, (profile = toolProfile(mind.space, tool)));
     score = profileMatch(mind.space, profile, intentText(goal));
-    scoresFor(cache, goal).set(tool.name, score);
+    scores.set(tool.name, score);
   }
   return score;
 }
