@@ -2,7 +2,8 @@
  * Working memory (seed 001): the agent's scratch space. A full memory never
  * refuses an entry: it evicts its oldest low-relevance entry (or, when every
  * entry is relevant, its oldest). Consulting an entry bumps its reference count.
- * All mutations are journaled.
+ * All mutations are journaled. Entries stay in ascending id order: a push
+ * appends the next id, eviction and removal keep the order.
  */
 import { z } from 'zod';
 import type { Journal } from './journal.js';
@@ -28,9 +29,25 @@ export type NewMemoryEntry = Omit<MemoryEntry, 'id' | 'referenceCount' | 'source
 /** Entries below this relevance are evicted first. */
 export const LOW_RELEVANCE = 0.5;
 
+/** A memoised filter's progress (see {@link WorkingMemory.newestWhere}). */
+interface FilterMemo {
+  generation: number;
+  /** The highest entry id tested so far. */
+  testedThrough: number;
+  /** Entries that passed, in id order; some may have left memory since. */
+  matches: MemoryEntry[];
+}
+
 export class WorkingMemory {
   private entries: MemoryEntry[] = [];
   private nextId = 1;
+  /**
+   * Bumped whenever entries come back or are replaced: an undone push (which
+   * undoes its eviction too), an undone removal, a load. Ids tested before may
+   * then name other entries.
+   */
+  private generation = 0;
+  private readonly memos = new WeakMap<object, FilterMemo>();
 
   constructor(
     private readonly journal: Journal,
@@ -65,8 +82,42 @@ export class WorkingMemory {
     this.journal.record(() => {
       this.entries.splice(this.entries.lastIndexOf(stored), 1);
       this.nextId--;
+      this.generation++;
     });
     return stored;
+  }
+
+  /**
+   * The newest `n` entries whose content passes `test`, oldest first. `test`
+   * must depend on the content alone: its answers are memoised under `key`
+   * (the same query every cycle), so each entry is tested once per key, not
+   * once per call.
+   */
+  newestWhere(key: object, test: (content: string) => boolean, n: number): MemoryEntry[] {
+    let memo = this.memos.get(key);
+    if (!memo || memo.generation !== this.generation) this.memos.set(key, (memo = { generation: this.generation, testedThrough: 0, matches: [] }));
+    const entries = this.entries;
+    let untested = entries.length;
+    while (untested > 0 && entries[untested - 1]!.id > memo.testedThrough) untested--;
+    for (let i = untested; i < entries.length; i++) if (test(entries[i]!.content)) memo.matches.push(entries[i]!);
+    if (entries.length > 0) memo.testedThrough = Math.max(memo.testedThrough, entries[entries.length - 1]!.id);
+    // Both lists ascend by id: walk them back together, skipping matches that have left memory.
+    const matches = memo.matches;
+    const found: MemoryEntry[] = [];
+    let kept = 0;
+    for (let i = entries.length - 1, j = matches.length - 1; j >= 0 && i >= 0; ) {
+      const id = matches[j]!.id;
+      if (id > entries[i]!.id) j--;
+      else if (id < entries[i]!.id) i--;
+      else {
+        if (found.length < n) found.push(entries[i]!);
+        matches[matches.length - 1 - kept++] = matches[j]!;
+        i--;
+        j--;
+      }
+    }
+    if (kept < matches.length) matches.splice(0, matches.length - kept);
+    return found.reverse();
   }
 
   /** The newest `n` entries, newest last. */
@@ -93,6 +144,7 @@ export class WorkingMemory {
     this.entries = before.filter((e) => !ids.has(e.id));
     this.journal.record(() => {
       this.entries = before;
+      this.generation++;
     });
     return before.length - this.entries.length;
   }
@@ -117,7 +169,8 @@ export class WorkingMemory {
   }
 
   load(json: { nextId: number; entries: MemoryEntry[] }): void {
-    this.entries = json.entries.map((e) => ({ ...e, symbols: [...e.symbols] }));
-    this.nextId = json.nextId;
+    this.entries = json.entries.map((e) => ({ ...e, symbols: [...e.symbols] })).sort((a, b) => a.id - b.id);
+    this.nextId = Math.max(json.nextId, (this.entries.at(-1)?.id ?? 0) + 1);
+    this.generation++;
   }
 }

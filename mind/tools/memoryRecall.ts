@@ -11,17 +11,12 @@ import { learningsOf } from '../episodicMemory.js';
 import { goalText } from '../goals.js';
 import { keywords, mentionsAny } from '../text.js';
 import type { Tool } from '../tool.js';
-import type { MemoryEntry } from '../workingMemory.js';
+import type { MemoryEntry, WorkingMemory } from '../workingMemory.js';
 
-/** The newest `n` entries whose content shares a word with the query, oldest first (scanning back from the newest entry). */
-function newestMatching(all: readonly MemoryEntry[], query: string, n: number): MemoryEntry[] {
+/** The newest `n` entries whose content shares a word with the query, oldest first. */
+function newestMatching(memory: WorkingMemory, query: string, n: number): MemoryEntry[] {
   const wanted = keywords(query);
-  const found: MemoryEntry[] = [];
-  for (let i = all.length - 1; i >= 0 && found.length < n; i--) {
-    const entry = all[i]!;
-    if (mentionsAny(entry.content, wanted)) found.push(entry);
-  }
-  return found.reverse();
+  return memory.newestWhere(wanted, (content) => mentionsAny(content, wanted), n);
 }
 
 const Input = z.object({
@@ -50,7 +45,7 @@ export const memoryRecall: Tool<z.infer<typeof Input>> = {
   execute({ query, topK }, { mind, now }) {
     const consolidated = mind.memory.pressure >= mind.config.consolidationPressure ? consolidate(mind, now()) : null;
     const episodes = mind.episodes.recall(query, topK);
-    const entries = newestMatching(mind.memory.all(), query, topK);
+    const entries = newestMatching(mind.memory, query, topK);
     for (const entry of entries) mind.memory.consult(entry);
     const symbols = learningsOf(episodes);
     const note = consolidated ? ` after consolidating ${consolidated.freed} entries into ${consolidated.episodes} episode(s)` : '';
