@@ -13,7 +13,7 @@ import type { Mind } from './mind.js';
 import type { Orientation } from './observation.js';
 import { semanticSimilarity } from './semanticProfile.js';
 import type { ScoringContext, Tool, ToolContext } from './tool.js';
-import { EPISODIC_BONUS, formatBreakdown, NOVELTY_BONUS, PRESSURE_BONUS, quantise, totalScore, type ScoreParts } from './utility.js';
+import { EPISODIC_BONUS, formatBreakdown, NOVELTY_BONUS, PRESSURE_BONUS, quantisedParts, totalScore, type ScoreParts } from './utility.js';
 
 export interface Candidate {
   tool: Tool;
@@ -43,33 +43,35 @@ export const IMPASSE_MARGIN = 0.02;
 export function scoreTools(mind: Mind, orientation: Orientation): Candidate[] {
   const { goal } = orientation;
   const ctx: ScoringContext = { mind, goal, adjacentTriples: orientation.adjacentTriples, pressure: orientation.pressure };
-  const recalledTools = new Set<string>();
-  for (const episode of orientation.observation.recalled) for (const t of episode.tools) recalledTools.add(t);
+  const recalled = orientation.observation.recalled;
+  const recalledTools = recalled.length === 0 ? NO_TOOLS : new Set(recalled.flatMap((episode) => episode.tools));
+  const nearlyFull = orientation.pressure >= NEARLY_FULL;
   const candidates: Candidate[] = [];
   for (const tool of mind.tools.list()) {
     const base = baseScore(tool, ctx);
     if (base === null) continue;
-    const parts: ScoreParts = {
+    const name = tool.name;
+    const parts = quantisedParts(
       base,
-      recency: mind.decisions.recencyPenalty(goal.id, tool.name),
-      novelty: mind.decisions.used(goal.id, tool.name) ? 0 : NOVELTY_BONUS,
-      episodic: recalledTools.has(tool.name) ? EPISODIC_BONUS : 0,
-      pressure: tool.consolidates && orientation.pressure >= NEARLY_FULL ? PRESSURE_BONUS : 0,
-      archetype: mind.adjusters.archetype(goal, tool),
-    };
-    const plan = mind.adjusters.plan(goal, tool);
-    if (plan !== undefined) parts.plan = plan;
-    const q = quantise(parts);
-    insertByScore(candidates, { tool, parts: q, score: totalScore(q) });
+      mind.decisions.recencyPenalty(goal.id, name),
+      mind.decisions.used(goal.id, name) ? 0 : NOVELTY_BONUS,
+      recalledTools.has(name) ? EPISODIC_BONUS : 0,
+      tool.consolidates && nearlyFull ? PRESSURE_BONUS : 0,
+      mind.adjusters.archetype(goal, tool),
+      mind.adjusters.plan(goal, tool),
+    );
+    insertByScore(candidates, { tool, parts, score: totalScore(parts) });
   }
   return candidates;
 }
 
+const NO_TOOLS: ReadonlySet<string> = new Set();
+
 /** Inserts a candidate after every candidate scoring at least as much: a stable best-first order, cheaper than sorting a dozen. */
 function insertByScore(candidates: Candidate[], candidate: Candidate): void {
   let at = candidates.length;
-  while (at > 0 && candidates[at - 1]!.score < candidate.score) at--;
-  candidates.splice(at, 0, candidate);
+  for (; at > 0 && candidates[at - 1]!.score < candidate.score; at--) candidates[at] = candidates[at - 1]!;
+  candidates[at] = candidate;
 }
 
 /** The base score of a tool, or null when a semantic tool is below its threshold. */

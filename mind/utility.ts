@@ -29,18 +29,23 @@ export const ARCHETYPE_LIMIT = 0.07;
 
 const hundredths = (x: number): number => Math.round(x * 100);
 
+/** The parts, each quantised to hundredths (archetype clamped to ±0.07): one object, built once per scored tool. */
+export function quantisedParts(base: number, recency: number, novelty: number, episodic: number, pressure: number, archetype: number, plan?: number): ScoreParts {
+  const out: ScoreParts = {
+    base: hundredths(base) / 100,
+    recency: hundredths(recency) / 100,
+    novelty: hundredths(novelty) / 100,
+    episodic: hundredths(episodic) / 100,
+    pressure: hundredths(pressure) / 100,
+    archetype: hundredths(Math.max(-ARCHETYPE_LIMIT, Math.min(ARCHETYPE_LIMIT, archetype))) / 100,
+  };
+  if (plan !== undefined) out.plan = hundredths(plan) / 100;
+  return out;
+}
+
 /** Quantises every part to hundredths (archetype clamped to ±0.07). */
 export function quantise(parts: ScoreParts): ScoreParts {
-  const out: ScoreParts = {
-    base: hundredths(parts.base) / 100,
-    recency: hundredths(parts.recency) / 100,
-    novelty: hundredths(parts.novelty) / 100,
-    episodic: hundredths(parts.episodic) / 100,
-    pressure: hundredths(parts.pressure) / 100,
-    archetype: hundredths(Math.max(-ARCHETYPE_LIMIT, Math.min(ARCHETYPE_LIMIT, parts.archetype))) / 100,
-  };
-  if (parts.plan !== undefined) out.plan = hundredths(parts.plan) / 100;
-  return out;
+  return quantisedParts(parts.base, parts.recency, parts.novelty, parts.episodic, parts.pressure, parts.archetype, parts.plan);
 }
 
 /** The total of quantised parts, exact to the hundredth. */
@@ -56,16 +61,20 @@ export function totalScore(parts: ScoreParts): number {
   return sum / 100;
 }
 
-const signed = (x: number, digits: number): string => (x < 0 ? '-' : '+') + Math.abs(x).toFixed(digits);
+/** `x.toFixed(2)` for a quantised x: read from a table in [0, 1] (where every part usually is), computed outside it. */
+const FIXED_2 = Array.from({ length: 101 }, (_, i) => (i / 100).toFixed(2));
+const fixed2 = (x: number): string => (x >= 0 && x <= 1 ? FIXED_2[hundredths(x)]! : x.toFixed(2));
+const signed2 = (x: number): string => (x < 0 ? '-' : '+') + fixed2(Math.abs(x));
+const signed3 = (x: number): string => (x < 0 ? '-' : '+') + Math.abs(x).toFixed(3);
 
 /** Formats the breakdown string in the seed's exact format. */
 export function formatBreakdown(parts: ScoreParts): string {
   const q = quantise(parts);
-  const plan = q.plan === undefined ? '' : ` plan=${signed(q.plan, 2)}`;
+  const plan = q.plan === undefined ? '' : ` plan=${signed2(q.plan)}`;
   return (
-    `[score=${totalScore(q).toFixed(2)}: base=${q.base.toFixed(2)} recency=-${q.recency.toFixed(2)} ` +
-    `novelty=${signed(q.novelty, 2)} episodic=${signed(q.episodic, 2)} pressure=${signed(q.pressure, 2)} ` +
-    `archetype=${signed(q.archetype, 3)}${plan}]`
+    `[score=${totalScore(q).toFixed(2)}: base=${fixed2(q.base)} recency=-${fixed2(q.recency)} ` +
+    `novelty=${signed2(q.novelty)} episodic=${signed2(q.episodic)} pressure=${signed2(q.pressure)} ` +
+    `archetype=${signed3(q.archetype)}${plan}]`
   );
 }
 
