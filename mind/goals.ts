@@ -211,19 +211,29 @@ export class GoalBook {
 
   /** Runs a mutation of a stored goal, keeping the status indexes and the digest in step. */
   private reindex(goal: Goal, mutate: () => void): void {
-    this.leave(goal);
+    const status = goal.status;
+    this.digestSum = (this.digestSum - goalHash(goal)) | 0;
     mutate();
-    this.enter(goal);
+    this.digestSum = (this.digestSum + goalHash(goal)) | 0;
+    if (goal.status !== status) {
+      this.withStatus(status)?.delete(goal);
+      this.withStatus(goal.status)?.add(goal);
+    }
   }
 
   private enter(goal: Goal): void {
-    if (goal.status === 'Active' || goal.status === 'Suspended') this.byStatus[goal.status].add(goal);
+    this.withStatus(goal.status)?.add(goal);
     this.digestSum = (this.digestSum + goalHash(goal)) | 0;
   }
 
   private leave(goal: Goal): void {
-    if (goal.status === 'Active' || goal.status === 'Suspended') this.byStatus[goal.status].delete(goal);
+    this.withStatus(goal.status)?.delete(goal);
     this.digestSum = (this.digestSum - goalHash(goal)) | 0;
+  }
+
+  /** The index of goals with this status, for the statuses that have one. */
+  private withStatus(status: GoalStatus): Set<Goal> | undefined {
+    return status === 'Active' || status === 'Suspended' ? this.byStatus[status] : undefined;
   }
 }
 

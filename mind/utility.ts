@@ -67,15 +67,43 @@ const fixed2 = (x: number): string => (x >= 0 && x <= 1 ? FIXED_2[hundredths(x)]
 const signed2 = (x: number): string => (x < 0 ? '-' : '+') + fixed2(Math.abs(x));
 const signed3 = (x: number): string => (x < 0 ? '-' : '+') + Math.abs(x).toFixed(3);
 
+/** Breakdown strings by their packed parts: decisions repeat a few dozen of them, so each is formatted (and held) once. */
+const breakdowns = new Map<number, string>();
+
 /** Formats the breakdown string in the seed's exact format. */
 export function formatBreakdown(parts: ScoreParts): string {
   const q = quantise(parts);
+  const key = packedParts(q);
+  if (key === undefined) return format(q);
+  let text = breakdowns.get(key);
+  if (text === undefined) {
+    if (breakdowns.size >= 4096) breakdowns.clear();
+    breakdowns.set(key, (text = format(q)));
+  }
+  return text;
+}
+
+function format(q: ScoreParts): string {
   const plan = q.plan === undefined ? '' : ` plan=${signed2(q.plan)}`;
   return (
     `[score=${totalScore(q).toFixed(2)}: base=${fixed2(q.base)} recency=-${fixed2(q.recency)} ` +
     `novelty=${signed2(q.novelty)} episodic=${signed2(q.episodic)} pressure=${signed2(q.pressure)} ` +
     `archetype=${signed3(q.archetype)}${plan}]`
   );
+}
+
+/**
+ * Quantised parts as one integer (mixed radix over their hundredths), or
+ * undefined outside the usual ranges: every part in [0, 1], a plan bonus in
+ * [-1, 1] (archetype is clamped to ±0.07 already).
+ */
+function packedParts(q: ScoreParts): number | undefined {
+  const digits = [q.base, q.recency, q.novelty, q.episodic, q.pressure].map(hundredths);
+  const plan = q.plan === undefined ? 201 : hundredths(q.plan) + 100;
+  if (digits.some((d) => d < 0 || d > 100) || (q.plan !== undefined && (plan < 0 || plan > 200))) return undefined;
+  let key = 0;
+  for (const d of digits) key = key * 101 + d;
+  return (key * 15 + hundredths(q.archetype) + 7) * 202 + plan;
 }
 
 /** Parses a breakdown string back into its score and parts (for tests and tools). */

@@ -22,7 +22,7 @@ const parts = fc.record({
   episodic: fc.constantFrom(0, 0.2),
   pressure: fc.constantFrom(0, 0.2),
   archetype: fc.double({ min: -0.2, max: 0.2, noNaN: true }),
-  plan: fc.option(fc.double({ min: -0.5, max: 0.5, noNaN: true }), { nil: undefined }),
+  plan: fc.option(fc.double({ min: -1.5, max: 1.5, noNaN: true }), { nil: undefined }),
 });
 
 test('property: every breakdown string parses back into parts that add up to its score', (t) => {
@@ -34,11 +34,36 @@ test('property: every breakdown string parses back into parts that add up to its
       if (!parsed) return false;
       const q = parsed.parts;
       const sum = q.base - q.recency + q.novelty + q.episodic + q.pressure + q.archetype + (q.plan ?? 0);
-      return Math.abs(sum - parsed.score) < 1e-9 && Math.abs(parsed.score - totalScore(quantise(p))) < 1e-9 && Math.abs(q.archetype) <= 0.07;
+      // The string carries exactly this input's quantised parts (formatted strings are memoised by their parts).
+      const expected = quantise(p);
+      const same = (Object.keys(expected) as (keyof ScoreParts)[]).every((k) => Math.abs(q[k]! - expected[k]!) < 1e-9) && (q.plan === undefined) === (expected.plan === undefined);
+      return same && Math.abs(sum - parsed.score) < 1e-9 && Math.abs(parsed.score - totalScore(expected)) < 1e-9 && Math.abs(q.archetype) <= 0.07;
     }),
     { numRuns: 2000 },
   );
   t.pass();
+});
+
+test('property: a breakdown always shows its own parts, however many breakdowns came before', (t) => {
+  // Few values per part, at the edges of the ranges, so that equal and nearly equal parts meet often
+  // (formatted strings are memoised by their parts).
+  const coarse = fc.record({
+    base: fc.constantFrom(0, 0.5, 1, 1.01, -0.01),
+    recency: fc.constantFrom(0, 0.4),
+    novelty: fc.constantFrom(0, 0.15),
+    episodic: fc.constantFrom(0, 0.2),
+    pressure: fc.constantFrom(0, 0.2),
+    archetype: fc.constantFrom(-0.07, 0, 0.07, 0.1),
+    plan: fc.constantFrom(undefined, -1, 0, 1, 1.01, -1.01),
+  });
+  fc.assert(
+    fc.property(coarse, (raw) => {
+      const p: ScoreParts = { ...raw };
+      if (raw.plan === undefined) delete p.plan;
+      t.deepEqual(parseBreakdown(formatBreakdown(p))!.parts, quantise(p));
+    }),
+    { numRuns: 5000 },
+  );
 });
 
 test('property: every real decision on the demo graph carries a breakdown that adds up to its score', (t) => {
