@@ -10,11 +10,11 @@
  *
  * Options: maxDepth (default: the config's maxDepth, 10).
  */
-import { concatMap, EMPTY, expand, Observable, of, type OperatorFunction } from 'rxjs';
+import { concatMap, EMPTY, expand, Observable, of, type OperatorFunction, type Subscriber } from 'rxjs';
 import { beginCycle, record, type Cycle } from '../streams/cycle.js';
 import type { Runtime } from '../streams/runtime.js';
 import type { Signal } from '../streams/signals.js';
-import { recoveringPass } from './recover.js';
+import { passRunner, type PassOutcome } from './recover.js';
 
 export interface FeedbackOptions {
   maxDepth?: number;
@@ -26,20 +26,50 @@ export function feedback(runtime: Runtime, cycleOp: OperatorFunction<Cycle, Cycl
 
 /**
  * One signal's chain of {@link feedback} as a function (built once, used per
- * signal): its pass, then each follow-up's pass at depth + 1.
+ * signal): its pass, then, when the pass asks for feedback, each follow-up's
+ * pass at depth + 1 through `expand`. A pass without a follow-up (most of
+ * them) ends its chain there, without setting up an expansion.
  */
 export function feedbackChain(runtime: Runtime, cycleOp: OperatorFunction<Cycle, Cycle>, options: FeedbackOptions = {}): (signal: Signal) => Observable<Cycle> {
   const maxDepth = options.maxDepth ?? runtime.config.maxDepth;
-  const guarded = recoveringPass(runtime, cycleOp);
-  // The checkpoint is taken when the pass is subscribed to, i.e. when the previous pass has finished.
-  const pass = (signal: Signal): Observable<Cycle> => new Observable<Cycle>((subscriber) => guarded(beginCycle(runtime, signal)).subscribe(subscriber));
-  const next = (done: Cycle): Observable<Cycle> => {
+  const run = passRunner(runtime, cycleOp);
+  // The checkpoint is taken when a pass is subscribed to, i.e. when the previous pass has finished.
+  const pass = (signal: Signal): Observable<Cycle> => new Observable<Cycle>((subscriber) => run(beginCycle(runtime, signal), subscriber));
+  const followUpOf = (done: Cycle): Observable<Cycle> => {
     const followUp = done.followUp;
     if (!followUp) return EMPTY;
     if (followUp.depth > maxDepth) return of(depthExceeded(runtime, followUp, maxDepth));
     return pass(followUp);
   };
-  return (signal) => pass(signal).pipe(expand(next));
+  const expandFollowUps = expand(followUpOf);
+  const continueWith = (done: Cycle, subscriber: Subscriber<Cycle>) => expandFollowUps(followUpOf(done)).subscribe(subscriber);
+  return (signal) => new Observable<Cycle>((subscriber) => run(beginCycle(runtime, signal), new FirstPass(subscriber, continueWith)));
+}
+
+/** Where a signal's first pass goes: its cycle on to the chain, which then continues with the follow-ups when the pass asked for feedback. */
+class FirstPass implements PassOutcome {
+  private continued = false;
+
+  constructor(
+    private readonly subscriber: Subscriber<Cycle>,
+    private readonly continueWith: (done: Cycle, subscriber: Subscriber<Cycle>) => void,
+  ) {}
+
+  get closed(): boolean {
+    return this.subscriber.closed;
+  }
+
+  next(done: Cycle): void {
+    this.subscriber.next(done);
+    if (!done.followUp) return;
+    this.continued = true;
+    this.continueWith(done, this.subscriber);
+  }
+
+  /** A chain that continued completes when its expansion does. */
+  complete(): void {
+    if (!this.continued) this.subscriber.complete();
+  }
 }
 
 function depthExceeded(runtime: Runtime, signal: Signal, maxDepth: number): Cycle {

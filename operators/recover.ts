@@ -12,10 +12,11 @@
  *   passes:                  --a--b--|    (b's cycle throws)
  *   recover(rt, cycle):      --a--b'-|    (b' carries the error event and a retry follow-up)
  */
-import { mergeMap, Observable, type OperatorFunction } from 'rxjs';
+import { mergeMap, Observable, type OperatorFunction, type Subscription } from 'rxjs';
 import { ToolFailure } from '../mind/tool.js';
 import { record, type Cycle } from '../streams/cycle.js';
 import type { Runtime } from '../streams/runtime.js';
+import { fusedSteps, runSteps } from './stage.js';
 
 export interface RecoverOptions {
   /** Passes deeper than this end their chain on error instead of retrying. Default 2. */
@@ -23,17 +24,51 @@ export interface RecoverOptions {
 }
 
 export function recover(runtime: Runtime, cycleOp: OperatorFunction<Cycle, Cycle>, options: RecoverOptions = {}): OperatorFunction<Cycle, Cycle> {
-  return mergeMap(recoveringPass(runtime, cycleOp, options));
+  const run = passRunner(runtime, cycleOp, options);
+  return mergeMap((cycle) => new Observable<Cycle>((subscriber) => run(cycle, subscriber)));
+}
+
+/** Where a pass's outcome goes: its one cycle, as it finished or as recovered. */
+export interface PassOutcome {
+  /** True once the pass is abandoned: a pass waiting on a promise then stops there. */
+  readonly closed: boolean;
+  next(cycle: Cycle): void;
+  complete(): void;
 }
 
 /**
- * One pass of {@link recover} as a function: the cycle run through `cycleOp`,
- * an error becoming the recovered pass. The operator chain is built once;
- * each pass subscribes to it anew (so an error ends only its own pass), with
- * the pass's cycle handed to the chain's source on subscription. Passes never
+ * Runs one pass of {@link recover}: the cycle through `cycleOp`, an error
+ * becoming the recovered pass; the outcome gets the cycle, then completes.
+ * Returns the pass's subscription when it has one to cancel. Passes never
  * overlap (feedback and concatMap run one at a time).
+ *
+ * A cycle operator made of stages only (the default cycle) is run by calling
+ * its steps; any other is built once and subscribed to anew for each pass
+ * (so an error ends only its own pass), the pass's cycle handed to the
+ * chain's source on subscription.
  */
-export function recoveringPass(runtime: Runtime, cycleOp: OperatorFunction<Cycle, Cycle>, options: RecoverOptions = {}): (cycle: Cycle) => Observable<Cycle> {
+export function passRunner(runtime: Runtime, cycleOp: OperatorFunction<Cycle, Cycle>, options: RecoverOptions = {}): (cycle: Cycle, outcome: PassOutcome) => Subscription | void {
+  const finish = (outcome: PassOutcome, done: Cycle) => {
+    outcome.next(done);
+    outcome.complete();
+  };
+  const steps = fusedSteps(cycleOp);
+  if (steps) {
+    return (cycle, outcome) => {
+      let out: Cycle | Promise<Cycle>;
+      try {
+        out = runSteps(cycle, steps, () => outcome.closed);
+      } catch (error) {
+        return finish(outcome, recoverFrom(runtime, cycle, error, options));
+      }
+      if (!(out instanceof Promise)) return finish(outcome, out);
+      // An abandoned pass ends where it waited: no recovery, no follow-up.
+      out.then(
+        (done) => outcome.closed || finish(outcome, done),
+        (error: unknown) => outcome.closed || finish(outcome, recoverFrom(runtime, cycle, error, options)),
+      );
+    };
+  }
   let entering: Cycle | undefined;
   const chain = new Observable<Cycle>((subscriber) => {
     const cycle = entering!;
@@ -41,18 +76,14 @@ export function recoveringPass(runtime: Runtime, cycleOp: OperatorFunction<Cycle
     subscriber.next(cycle);
     subscriber.complete();
   }).pipe(cycleOp);
-  return (cycle) =>
-    new Observable<Cycle>((subscriber) => {
-      entering = cycle;
-      return chain.subscribe({
-        next: (done) => subscriber.next(done),
-        error: (error: unknown) => {
-          subscriber.next(recoverFrom(runtime, cycle, error, options));
-          subscriber.complete();
-        },
-        complete: () => subscriber.complete(),
-      });
+  return (cycle, outcome) => {
+    entering = cycle;
+    return chain.subscribe({
+      next: (done) => outcome.next(done),
+      error: (error: unknown) => finish(outcome, recoverFrom(runtime, cycle, error, options)),
+      complete: () => outcome.complete(),
     });
+  };
 }
 
 /** Applies the recovery rules to a pass that failed with `error`. */

@@ -28,66 +28,94 @@ export function stage(step: Step): OperatorFunction<Cycle, Cycle> {
   return (source) => (source instanceof Stages ? new Stages(source.upstream, [...source.steps, step]) : new Stages(source, [step]));
 }
 
+/**
+ * The steps of a cycle operator made of stages only (as the default cycle
+ * is), else undefined. Such a cycle can be run by calling its steps
+ * ({@link runSteps}) instead of subscribing to it.
+ */
+export function fusedSteps(cycleOp: OperatorFunction<Cycle, Cycle>): readonly Step[] | undefined {
+  const probe = new Observable<Cycle>();
+  const applied = cycleOp(probe);
+  return applied instanceof Stages && applied.upstream === probe ? applied.steps : undefined;
+}
+
+/**
+ * Runs `steps` on a cycle, from step `from` on: the finished cycle when every
+ * step was synchronous, else a promise of it. A step that throws throws; a
+ * promise that rejects rejects. Once `stopped()` says so, the steps after a
+ * promise are not run (the pass was abandoned while it waited).
+ */
+export function runSteps(cycle: Cycle, steps: readonly Step[], stopped: () => boolean, from = 0): Cycle | Promise<Cycle> {
+  for (let i = from; i < steps.length; i++) {
+    const out = steps[i]!(cycle);
+    if (out instanceof Promise) return out.then((settled) => (stopped() ? settled : runSteps(settled, steps, stopped, i + 1)));
+    cycle = out;
+  }
+  return cycle;
+}
+
 /** A fused run of steps over an upstream of cycles. */
 class Stages extends Observable<Cycle> {
   constructor(
     readonly upstream: Observable<Cycle>,
     readonly steps: readonly Step[],
   ) {
-    super((subscriber) => runSteps(upstream, steps, subscriber));
+    super((subscriber) => upstream.subscribe(new StagesObserver(steps, subscriber)));
   }
 }
 
-function runSteps(upstream: Observable<Cycle>, steps: readonly Step[], subscriber: Subscriber<Cycle>) {
-  /** Cycles that arrived while an earlier one waits on a promise. */
-  const queued: Cycle[] = [];
-  let waiting = false;
-  let upstreamDone = false;
+/** Runs each cycle from upstream through the steps, in order: while one waits on a promise, the cycles behind it queue. */
+class StagesObserver {
+  private readonly queued: Cycle[] = [];
+  private waiting = false;
+  private upstreamDone = false;
+  private readonly stopped = () => this.subscriber.closed;
 
-  /** Runs the steps from `from` on; returns false when a step left the cycle waiting on a promise. */
-  const run = (cycle: Cycle, from: number): boolean => {
-    for (let i = from; i < steps.length; i++) {
-      const out = steps[i]!(cycle);
-      if (out instanceof Promise) {
-        waiting = true;
-        out.then(
-          (settled) => {
-            if (subscriber.closed) return;
-            waiting = false;
-            if (attempt(settled, i + 1)) drain();
-          },
-          (error: unknown) => subscriber.error(error),
-        );
-        return false;
-      }
-      cycle = out;
-    }
-    subscriber.next(cycle);
-    return true;
-  };
-  /** {@link run}, with a throwing step erroring the stream. */
-  const attempt = (cycle: Cycle, from: number): boolean => {
+  constructor(
+    private readonly steps: readonly Step[],
+    private readonly subscriber: Subscriber<Cycle>,
+  ) {}
+
+  next(cycle: Cycle): void {
+    if (this.waiting) this.queued.push(cycle);
+    else this.run(cycle);
+  }
+
+  error(error: unknown): void {
+    this.subscriber.error(error);
+  }
+
+  complete(): void {
+    this.upstreamDone = true;
+    if (!this.waiting) this.subscriber.complete();
+  }
+
+  private run(cycle: Cycle): void {
+    let out: Cycle | Promise<Cycle>;
     try {
-      return run(cycle, from);
+      out = runSteps(cycle, this.steps, this.stopped);
     } catch (error) {
-      subscriber.error(error);
-      return false;
+      this.subscriber.error(error);
+      return;
     }
-  };
-  const drain = (): void => {
-    while (queued.length > 0 && !waiting && !subscriber.closed) attempt(queued.shift()!, 0);
-    if (upstreamDone && !waiting && queued.length === 0) subscriber.complete();
-  };
+    if (!(out instanceof Promise)) {
+      this.subscriber.next(out);
+      return;
+    }
+    this.waiting = true;
+    out.then(
+      (settled) => {
+        if (this.subscriber.closed) return;
+        this.waiting = false;
+        this.subscriber.next(settled);
+        this.drain();
+      },
+      (error: unknown) => this.subscriber.error(error),
+    );
+  }
 
-  return upstream.subscribe({
-    next: (cycle) => {
-      if (waiting) queued.push(cycle);
-      else attempt(cycle, 0);
-    },
-    error: (error: unknown) => subscriber.error(error),
-    complete: () => {
-      upstreamDone = true;
-      if (!waiting) subscriber.complete();
-    },
-  });
+  private drain(): void {
+    while (this.queued.length > 0 && !this.waiting && !this.subscriber.closed) this.run(this.queued.shift()!);
+    if (this.upstreamDone && !this.waiting && this.queued.length === 0) this.subscriber.complete();
+  }
 }
