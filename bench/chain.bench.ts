@@ -8,20 +8,20 @@
  */
 import { performance } from 'node:perf_hooks';
 import { asyncScheduler, from, lastValueFrom, mergeMap, pipe, count as countAll, type OperatorFunction } from 'rxjs';
-import { actStage, act } from '../operators/act.js';
-import { consolidate, consolidateStage } from '../operators/consolidate.js';
-import { decide, decideStage } from '../operators/decide.js';
-import { feedback } from '../operators/feedback.js';
-import { observe, observeStage } from '../operators/observe.js';
-import { orient, orientStage } from '../operators/orient.js';
-import { stamp, stampEvent } from '../operators/stamp.js';
-import { Mind } from '../mind/mind.js';
-import { builtinTools } from '../mind/tools/index.js';
-import { AgentConfig } from '../streams/config.js';
-import { createAgent } from '../streams/createAgent.js';
-import { beginCycle, type Cycle } from '../streams/cycle.js';
-import { createRuntime, type Runtime } from '../streams/runtime.js';
-import type { Signal } from '../streams/signals.js';
+import { actStage, act } from '../dist/operators/act.js';
+import { consolidate, consolidateStage } from '../dist/operators/consolidate.js';
+import { decide, decideStage } from '../dist/operators/decide.js';
+import { feedback } from '../dist/operators/feedback.js';
+import { observe, observeStage } from '../dist/operators/observe.js';
+import { orient, orientStage } from '../dist/operators/orient.js';
+import { stamp, stampEvent } from '../dist/operators/stamp.js';
+import { Mind } from '../dist/mind/mind.js';
+import { builtinTools } from '../dist/mind/tools/index.js';
+import { AgentConfig } from '../dist/streams/config.js';
+import { createAgent } from '../dist/streams/createAgent.js';
+import { beginCycle, type Cycle } from '../dist/streams/cycle.js';
+import { createRuntime, type Runtime } from '../dist/streams/runtime.js';
+import type { Signal } from '../dist/streams/signals.js';
 import type { BenchResult } from './run.js';
 
 const config = AgentConfig.parse({ maxCycles: 10_000_000, stallThreshold: 10_000_000, heartbeatMs: 0 });

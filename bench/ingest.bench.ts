@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
-import { Mind } from '../mind/mind.js';
-import { perceive } from '../operators/perceive.js';
-import { fromNdjson } from '../sources/ndjson.js';
-import { ExternalSignal } from '../streams/signals.js';
+import { Mind } from '../dist/mind/mind.js';
+import { perceive } from '../dist/operators/perceive.js';
+import { fromNdjson } from '../dist/sources/ndjson.js';
+import { ExternalSignal } from '../dist/streams/signals.js';
 import type { BenchResult } from './run.js';
 
 function writeFile(lines: number): string {

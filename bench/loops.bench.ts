@@ -6,8 +6,8 @@
  * Target ≥ 2,000,000 actions/s.
  */
 import { from } from 'rxjs';
-import type { ActionRecord } from '../mind/loopDetection.js';
-import { detectLoops } from '../operators/detectLoops.js';
+import type { ActionRecord } from '../dist/mind/loopDetection.js';
+import { detectLoops } from '../dist/operators/detectLoops.js';
 import type { BenchResult } from './run.js';
 
 const TYPES = ['kg_query', 'memory_recall', 'reason', 'similarity_search', 'kg_mutate', 'file_io', 'http_fetch'];

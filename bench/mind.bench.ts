@@ -16,18 +16,19 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { from, pipe, queueScheduler } from 'rxjs';
-import { Mind, type MindState } from '../mind/mind.js';
-import { builtinTools } from '../mind/tools/index.js';
-import { act, actStage } from '../operators/act.js';
-import { consolidate } from '../operators/consolidate.js';
-import { decide, decideStage } from '../operators/decide.js';
-import { feedback } from '../operators/feedback.js';
-import { observe, observeStage } from '../operators/observe.js';
-import { orient, orientStage } from '../operators/orient.js';
-import { AgentConfig } from '../streams/config.js';
-import { beginCycle, type Cycle } from '../streams/cycle.js';
-import { createRuntime, type Runtime } from '../streams/runtime.js';
-import type { Signal } from '../streams/signals.js';
+import { Mind, type MindState } from '../dist/mind/mind.js';
+import { builtinTools } from '../dist/mind/tools/index.js';
+import { act, actStage } from '../dist/operators/act.js';
+import { consolidate } from '../dist/operators/consolidate.js';
+import { decide, decideStage } from '../dist/operators/decide.js';
+import { feedback } from '../dist/operators/feedback.js';
+import { observe, observeStage } from '../dist/operators/observe.js';
+import { orient, orientStage } from '../dist/operators/orient.js';
+import { AgentConfig } from '../dist/streams/config.js';
+import { beginCycle, type Cycle } from '../dist/streams/cycle.js';
+import { createRuntime, type Runtime } from '../dist/streams/runtime.js';
+import type { Signal } from '../dist/streams/signals.js';
+import { fullGc } from './fullGc.js';
 import type { BenchResult } from './run.js';
 
 export const TRIPLES = 10_000;
@@ -64,6 +65,7 @@ function viaOperators(runtime: Runtime, cycles: number): number {
   const ticks = new Array<Signal>(cycles).fill(tick);
   const cycleOp = pipe(observe(runtime), orient(runtime), decide(runtime), act(runtime), consolidate(runtime));
   let done = 0;
+  fullGc();
   const start = performance.now();
   from(ticks)
     .pipe(feedback(runtime, cycleOp))
@@ -74,6 +76,7 @@ function viaOperators(runtime: Runtime, cycles: number): number {
 }
 
 function viaPlainLoop(runtime: Runtime, cycles: number): number {
+  fullGc();
   const start = performance.now();
   for (let i = 0; i < cycles; i++) {
     const cycle = beginCycle(runtime, tick);

@@ -5,10 +5,10 @@
  */
 import { performance } from 'node:perf_hooks';
 import { lastValueFrom, of } from 'rxjs';
-import { Mind } from '../mind/mind.js';
-import { Planner } from '../mind/planner.js';
-import { builtinTools } from '../mind/tools/index.js';
-import { createAgent, type AgentOptions } from '../streams/createAgent.js';
+import { Mind } from '../dist/mind/mind.js';
+import { Planner } from '../dist/mind/planner.js';
+import { builtinTools } from '../dist/mind/tools/index.js';
+import { createAgent, type AgentOptions } from '../dist/streams/createAgent.js';
 import type { BenchResult } from './run.js';
 
 /** Goals whose criteria nothing satisfies, so every cycle works (decomposition is kept out of the way). */

@@ -5,6 +5,12 @@
  * benchmark so the whole suite stays under a minute.
  *
  * A benchmark file default-exports `(options: { quick: boolean }) => Promise<BenchResult[]>`.
+ *
+ * Benchmarks measure the compiled package in `dist/`, the code users run
+ * (`npm run bench` builds it first); only the harness itself goes through
+ * tsx. Measuring the sources through tsx would time its transpiler's output,
+ * which names every function it creates at run time (esbuild's keepNames),
+ * a per-closure cost the shipped code does not have.
  */
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -13,13 +13,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { from, lastValueFrom } from 'rxjs';
-import { SqliteStore } from '../sinks/sqliteStore.js';
-import { toSqlite } from '../sinks/toSqlite.js';
-import { AgentConfig } from '../streams/config.js';
-import { createAgent } from '../streams/createAgent.js';
-import type { AgentEvent } from '../streams/events.js';
-import { Persistence } from '../streams/session.js';
-import type { Stimulus } from '../streams/signals.js';
+import { SqliteStore } from '../dist/sinks/sqliteStore.js';
+import { toSqlite } from '../dist/sinks/toSqlite.js';
+import { AgentConfig } from '../dist/streams/config.js';
+import { createAgent } from '../dist/streams/createAgent.js';
+import type { AgentEvent } from '../dist/streams/events.js';
+import { Persistence } from '../dist/streams/session.js';
+import type { Stimulus } from '../dist/streams/signals.js';
 import type { BenchResult } from './run.js';
 
 function sampleEvent(seq: number): AgentEvent {

@@ -14,14 +14,13 @@ import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { createConnection, type Socket } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { setFlagsFromString } from 'node:v8';
 import { loadavg } from 'node:os';
-import { runInNewContext } from 'node:vm';
 import { Subject } from 'rxjs';
 import WebSocket from 'ws';
-import { DEFAULT_MAX_QUEUED_BYTES, toWebSocket } from '../sinks/toWebSocket.js';
-import { WsServer } from '../sinks/wsServer.js';
-import type { AgentEvent } from '../streams/events.js';
+import { DEFAULT_MAX_QUEUED_BYTES, toWebSocket } from '../dist/sinks/toWebSocket.js';
+import { WsServer } from '../dist/sinks/wsServer.js';
+import type { AgentEvent } from '../dist/streams/events.js';
+import { fullGc } from './fullGc.js';
 import type { BenchResult } from './run.js';
 
 const CLIENTS = 100;
@@ -92,10 +91,8 @@ async function latency(quick: boolean): Promise<BenchResult> {
 }
 
 async function slowClientMemory(quick: boolean): Promise<BenchResult> {
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as () => void;
   const memory = (): number => {
-    gc();
+    fullGc();
     const { heapUsed, arrayBuffers } = process.memoryUsage();
     return heapUsed + arrayBuffers;
   };
