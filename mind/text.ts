@@ -51,21 +51,34 @@ function wordCharAt(text: string, at: number, before: boolean): boolean {
   return WORD_CHAR.test(String.fromCodePoint(point));
 }
 
-/** Whether lower-casing could change the text (ASCII capitals, or anything outside ASCII): most notes need no copy. */
-function mayChangeCase(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if ((c >= 65 && c <= 90) || c >= 128) return true;
-  }
-  return false;
-}
-
 /**
  * Whether any of `wanted` (words as {@link words} gives them) is one of the
- * text's words: a whole-word search, without splitting the text.
+ * text's words: a whole-word search, without splitting the text. An ASCII
+ * text (most notes) is searched with one case-insensitive pattern per word
+ * list (compiled once: lists from {@link keywords} are shared).
  */
 export function mentionsAny(text: string, wanted: readonly string[]): boolean {
-  const lower = mayChangeCase(text) ? text.toLowerCase() : text;
+  if (NON_ASCII.test(text)) return searchWholeWords(text.toLowerCase(), wanted);
+  let pattern = asciiPatterns.get(wanted);
+  if (pattern === undefined) asciiPatterns.set(wanted, (pattern = asciiWholeWords(wanted)));
+  return pattern !== null && pattern.test(text);
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+const asciiPatterns = new WeakMap<readonly string[], RegExp | null>();
+
+/**
+ * A pattern matching any of the ASCII words of a list as a whole word of an
+ * ASCII text, in any case; null when the list has none (a word outside ASCII
+ * is never one of an ASCII text's words).
+ */
+function asciiWholeWords(wanted: readonly string[]): RegExp | null {
+  const ascii = wanted.filter((w) => !NON_ASCII.test(w)).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return ascii.length === 0 ? null : new RegExp(`(?<![A-Za-z0-9_-])(?:${ascii.join('|')})(?![A-Za-z0-9_-])`, 'i');
+}
+
+/** {@link mentionsAny} for a lower-cased text: each wanted word searched for, and kept where it stands alone. */
+function searchWholeWords(lower: string, wanted: readonly string[]): boolean {
   for (const word of wanted) {
     for (let at = lower.indexOf(word); at >= 0; at = lower.indexOf(word, at + 1)) {
       const end = at + word.length;
