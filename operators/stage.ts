@@ -5,10 +5,11 @@
  * tool).
  *
  * Consecutive stages fuse: a stage applied directly to another stage's output
- * joins it, and the whole run of stages executes in one subscriber. A pass
- * through the default cycle therefore costs one subscription, not one per
- * stage. Any other operator in between (a user's veto, say) simply splits the
- * run in two.
+ * joins it, and the whole run of stages executes in one subscriber. A cycle
+ * made of stages only (the default cycle) needs no subscriber at all: recover
+ * and feedback call its steps for each pass ({@link fusedSteps},
+ * {@link runSteps}). Any other operator in between (a user's veto, say) simply
+ * splits the run in two.
  *
  * Cycles leave in the order they came: while a stage waits on a promise, the
  * cycles behind it wait too. A step that throws (or a promise that rejects)
