@@ -98,11 +98,14 @@ function format(q: ScoreParts): string {
  * [-1, 1] (archetype is clamped to ±0.07 already).
  */
 function packedParts(q: ScoreParts): number | undefined {
-  const digits = [q.base, q.recency, q.novelty, q.episodic, q.pressure].map(hundredths);
-  const plan = q.plan === undefined ? 201 : hundredths(q.plan) + 100;
-  if (digits.some((d) => d < 0 || d > 100) || (q.plan !== undefined && (plan < 0 || plan > 200))) return undefined;
   let key = 0;
-  for (const d of digits) key = key * 101 + d;
+  for (const part of [q.base, q.recency, q.novelty, q.episodic, q.pressure]) {
+    const digit = hundredths(part);
+    if (digit < 0 || digit > 100) return undefined;
+    key = key * 101 + digit;
+  }
+  const plan = q.plan === undefined ? 201 : hundredths(q.plan) + 100;
+  if (q.plan !== undefined && (plan < 0 || plan > 200)) return undefined;
   return (key * 15 + hundredths(q.archetype) + 7) * 202 + plan;
 }
 
