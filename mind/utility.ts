@@ -72,13 +72,12 @@ const breakdowns = new Map<number, string>();
 
 /** Formats the breakdown string in the seed's exact format. */
 export function formatBreakdown(parts: ScoreParts): string {
-  const q = quantise(parts);
-  const key = packedParts(q);
-  if (key === undefined) return format(q);
+  const key = packedParts(parts);
+  if (key === undefined) return format(quantise(parts));
   let text = breakdowns.get(key);
   if (text === undefined) {
     if (breakdowns.size >= 4096) breakdowns.clear();
-    breakdowns.set(key, (text = format(q)));
+    breakdowns.set(key, (text = format(quantise(parts))));
   }
   return text;
 }
@@ -93,9 +92,9 @@ function format(q: ScoreParts): string {
 }
 
 /**
- * Quantised parts as one integer (mixed radix over their hundredths), or
- * undefined outside the usual ranges: every part in [0, 1], a plan bonus in
- * [-1, 1] (archetype is clamped to ±0.07 already).
+ * The parts' hundredths (what {@link quantise} keeps, archetype clamped to
+ * ±0.07) as one integer, in mixed radix, or undefined outside the usual
+ * ranges: every part in [0, 1], a plan bonus in [-1, 1].
  */
 function packedParts(q: ScoreParts): number | undefined {
   let key = 0;
@@ -106,7 +105,8 @@ function packedParts(q: ScoreParts): number | undefined {
   }
   const plan = q.plan === undefined ? 201 : hundredths(q.plan) + 100;
   if (q.plan !== undefined && (plan < 0 || plan > 200)) return undefined;
-  return (key * 15 + hundredths(q.archetype) + 7) * 202 + plan;
+  const archetype = hundredths(Math.max(-ARCHETYPE_LIMIT, Math.min(ARCHETYPE_LIMIT, q.archetype)));
+  return (key * 15 + archetype + 7) * 202 + plan;
 }
 
 /** Parses a breakdown string back into its score and parts (for tests and tools). */

@@ -52,8 +52,8 @@ test('property: a breakdown always shows its own parts, however many breakdowns 
     recency: fc.constantFrom(0, 0.4),
     novelty: fc.constantFrom(0, 0.15),
     episodic: fc.constantFrom(0, 0.2),
-    pressure: fc.constantFrom(0, 0.2),
-    archetype: fc.constantFrom(-0.07, 0, 0.07, 0.1),
+    pressure: fc.constantFrom(0, 0.01, 0.2),
+    archetype: fc.constantFrom(-0.07, -0.05, 0, 0.07, 0.1),
     plan: fc.constantFrom(undefined, -1, 0, 1, 1.01, -1.01),
   });
   fc.assert(
