@@ -1,7 +1,7 @@
 /**
  * Store flags shared by the commands that work on a SQLite store (`--db`,
- * `--synchronous`) and a helper that opens the store for a read/query command
- * and always closes it.
+ * `--synchronous`) and a helper that opens the store read-only for a query
+ * command and always closes it.
  */
 import { SqliteStore, type StoreOptions } from '../streams/index.js';
 import { UsageError } from './cli.js';
@@ -24,9 +24,9 @@ export function storeOptions(db: string, synchronous: string | undefined): Store
   return { db, ...(synchronous ? { synchronous } : {}) };
 }
 
-/** Opens the store, runs `work` on it and closes it, even when `work` fails. */
+/** Opens the store read-only (a missing file is an error, never created), runs `work` on it and closes it, even when `work` fails. */
 export async function withStore<T>(db: string | undefined, work: (store: SqliteStore) => Promise<T>): Promise<T> {
-  const store = await SqliteStore.open(storeOptions(db ?? DEFAULT_DB, undefined).db);
+  const store = await SqliteStore.open(storeOptions(db ?? DEFAULT_DB, undefined).db, { access: 'read' });
   try {
     return await work(store);
   } finally {

@@ -14,11 +14,22 @@
  * instead of one per column moves that work into SQLite, which runs on the
  * driver's worker thread.
  */
+import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import sqlite3 from 'sqlite3';
 import { MIGRATIONS, SCHEMA_VERSION } from './storeSchema.js';
 import { WriteBatch, type InsertTable } from './writeBatch.js';
 
 export type Synchronous = 'normal' | 'full';
+
+/**
+ * How a store is opened:
+ * - `create`: read-write, the file is created when missing, and migrated;
+ * - `existing`: the same, but a missing file is an error (resuming a session);
+ * - `read`: read-only, a missing file is an error and the schema must be this
+ *   program's (listing sessions, printing events, replaying, recalling).
+ */
+export type StoreAccess = 'create' | 'existing' | 'read';
 
 export interface StoreOptions {
   /** `synchronous` pragma: NORMAL (default; WAL keeps the file consistent, the last commits may be lost on power loss) or FULL. */
@@ -27,6 +38,8 @@ export interface StoreOptions {
   busyTimeoutMs?: number;
   /** Rows per INSERT statement. Default 500. */
   batchSize?: number;
+  /** Default `create`. */
+  access?: StoreAccess;
 }
 
 /** A store failure with a message a user can act on; `code` is SQLite's (e.g. SQLITE_READONLY). */
@@ -123,37 +136,87 @@ export class SqliteStore {
   }
 
   /**
-   * Opens (creating if needed) and migrates the store. Fails with a
-   * {@link StoreError} when the file cannot be written, is locked, is not a
-   * database or was written by a newer version.
+   * Opens the store as `options.access` says (default: creating it if needed,
+   * and migrating it). Fails with a {@link StoreError} when the file is
+   * missing (unless created), cannot be written, is locked, is not a database
+   * or was written by a newer version.
    */
   static async open(file: string, options: StoreOptions = {}): Promise<SqliteStore> {
-    const db = await new Promise<sqlite3.Database>((resolve, reject) => {
-      const handle: sqlite3.Database = new sqlite3.Database(file, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE, (error) =>
-        error ? reject(translate(error, file, 'open')) : resolve(handle),
-      );
-    });
-    db.configure('busyTimeout', options.busyTimeoutMs ?? 2000);
-    const store = new SqliteStore(file, db, options);
-    try {
+    const access = options.access ?? 'create';
+    if (access !== 'create' && file !== ':memory:' && !existsSync(file)) {
+      throw new StoreError(`store: open: ${file} does not exist: 'ooda run --db ${file}' creates a store, or pass another --db`, 'MISSING');
+    }
+    if (access === 'read') return SqliteStore.openForReading(file, options);
+    const store = await SqliteStore.connect(file, file, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE, options);
+    return store.prepare(async () => {
       await store.run('PRAGMA journal_mode = WAL');
       await store.run(`PRAGMA synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
       await store.migrate();
+    });
+  }
+
+  /**
+   * Opens an existing store read-only. A WAL file needs its shared-memory
+   * file (`-shm`) even to be read; when that cannot be created (a folder the
+   * reader may not write) and no writer is active (there is no `-wal` file),
+   * the file is opened as immutable instead.
+   */
+  private static async openForReading(file: string, options: StoreOptions): Promise<SqliteStore> {
+    try {
+      const store = await SqliteStore.connect(file, file, sqlite3.OPEN_READONLY, options);
+      return await store.prepare(() => store.checkVersion());
     } catch (error) {
-      await store.close().catch(() => undefined);
+      const unwritable = error instanceof StoreError && (error.code === 'SQLITE_READONLY' || error.code === 'SQLITE_CANTOPEN');
+      if (!unwritable || file === ':memory:' || existsSync(`${file}-wal`)) throw error;
+      const immutable = `${pathToFileURL(file).href}?immutable=1`;
+      const store = await SqliteStore.connect(file, immutable, sqlite3.OPEN_READONLY | sqlite3.OPEN_URI, options);
+      return store.prepare(() => store.checkVersion());
+    }
+  }
+
+  /** Opens the connection; `file` names the store in messages, `target` is what SQLite opens. */
+  private static async connect(file: string, target: string, mode: number, options: StoreOptions): Promise<SqliteStore> {
+    const db = await new Promise<sqlite3.Database>((resolve, reject) => {
+      const handle: sqlite3.Database = new sqlite3.Database(target, mode, (error) => (error ? reject(translate(error, file, 'open')) : resolve(handle)));
+    });
+    db.configure('busyTimeout', options.busyTimeoutMs ?? 2000);
+    return new SqliteStore(file, db, options);
+  }
+
+  /** Runs the set-up steps of a new connection, closing it if they fail. */
+  private async prepare(steps: () => Promise<void>): Promise<SqliteStore> {
+    try {
+      await steps();
+    } catch (error) {
+      await this.close().catch(() => undefined);
       throw error;
     }
-    return store;
+    return this;
+  }
+
+  /** The file's schema version, refused when it is newer than this program's. */
+  private async schemaVersion(): Promise<number> {
+    const { user_version: version } = (await this.get<{ user_version: number }>('PRAGMA user_version'))!;
+    if (version > SCHEMA_VERSION) {
+      throw new StoreError(`${this.file} has schema version ${version}, newer than this program's ${SCHEMA_VERSION}: upgrade ooda-rx`, 'SCHEMA');
+    }
+    return version;
+  }
+
+  /** For a read-only store: the schema must be this program's, since it cannot be migrated. */
+  private async checkVersion(): Promise<void> {
+    const version = await this.schemaVersion();
+    if (version === 0) throw new StoreError(`${this.file} is not an ooda-rx store (it has no schema): pass another --db`, 'SCHEMA');
+    if (version < SCHEMA_VERSION) {
+      throw new StoreError(`${this.file} has schema version ${version}, older than this program's ${SCHEMA_VERSION}: a command that writes it (ooda resume) migrates it`, 'SCHEMA');
+    }
   }
 
   /** Applies the missing migrations; also proves the file is writable (it always writes `user_version`). */
   private async migrate(): Promise<void> {
     await this.run('BEGIN IMMEDIATE');
     try {
-      const { user_version: version } = (await this.get<{ user_version: number }>('PRAGMA user_version'))!;
-      if (version > SCHEMA_VERSION) {
-        throw new StoreError(`${this.file} has schema version ${version}, newer than this program's ${SCHEMA_VERSION}: upgrade ooda-rx`, 'SCHEMA');
-      }
+      const version = await this.schemaVersion();
       for (let v = version; v < SCHEMA_VERSION; v++) await this.execScript(MIGRATIONS[v]!);
       await this.run(`PRAGMA user_version = ${SCHEMA_VERSION}`);
       await this.run('COMMIT');

@@ -75,7 +75,7 @@ export { toPrettyLog } from '../sinks/prettyLog.js';
 export { WsServer, type WsClient, type WsServerOptions } from '../sinks/wsServer.js';
 export { toWebSocket, type WebSocketSink, type WebSocketSinkOptions } from '../sinks/toWebSocket.js';
 export { fromWebSocket } from '../sources/wsInput.js';
-export { SqliteStore, StoreError, type StoreOptions, type Synchronous } from '../sinks/sqliteStore.js';
+export { SqliteStore, StoreError, type StoreAccess, type StoreOptions, type Synchronous } from '../sinks/sqliteStore.js';
 export { toSqlite, type SqliteSink, type SqliteSinkOptions } from '../sinks/toSqlite.js';
 export { demoGoals, demoKnowledgeFile } from './demo.js';
 export { packageRoot } from './packageRoot.js';

@@ -214,7 +214,7 @@ async function restoreState(store: SqliteStore, session: SessionRow, context: Pe
 /**
  * Opens the store and starts the program on it: resumes the latest session
  * unless `fresh` (saying so through `log`), or fails when `requireSession` and
- * the store holds none (`ooda resume`).
+ * the store is missing or holds no session (`ooda resume`).
  */
 export async function startPersistentProgram(
   program: ProgramOptions,
@@ -223,7 +223,7 @@ export async function startPersistentProgram(
   log: (line: string) => void,
 ): Promise<RunningProgram> {
   const persistence = await Persistence.open(
-    { ...store, fresh: store.fresh ?? false },
+    { ...store, fresh: store.fresh ?? false, access: store.requireSession ? 'existing' : 'create' },
     { session: program.session, config: program.config, log, ...(program.agent ? { agent: program.agent } : {}) },
   );
   const { resumed } = persistence;

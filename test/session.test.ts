@@ -1,7 +1,7 @@
 import test from 'ava';
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { events, finished, OODA, runCli, startCli, type CliResult } from './helpers/cli.js';
@@ -168,6 +168,13 @@ test('a read-only store and a locked store each give a clear error and exit 1', 
   const readOnly = await finishedWith(spawn(process.execPath, [OODA, 'run', '--db', db, '--no-stdin', '--heartbeat', '0'], { ...asUser, cwd: dir, stdio: 'pipe' }));
   t.is(readOnly.code, 1, readOnly.stderr);
   t.regex(readOnly.stderr, new RegExp(`ooda: store: .*${db.replace(/[.]/g, '\\.')} is read-only .*check the permissions`));
+  // Reading needs no write access, not even to the folder (where WAL would put its -shm file).
+  const listed = await finishedWith(spawn(process.execPath, [OODA, 'sessions', '--db', db, '--json'], { ...asUser, cwd: dir, stdio: 'pipe' }));
+  t.is(listed.code, 0, listed.stderr);
+  t.deepEqual(events(listed.stdout).map((s) => [s.cycles, s.status]), [['0..0', 'ended']]);
+  const printed = await finishedWith(spawn(process.execPath, [OODA, 'events', '--db', db, '--kind', 'session'], { ...asUser, cwd: dir, stdio: 'pipe' }));
+  t.is(printed.code, 0, printed.stderr);
+  t.deepEqual(events(printed.stdout).map((e) => e.state), ['started', 'stopped']);
 
   const locked = join(dir, 'locked.db');
   t.is((await runCli(['run', '--db', locked, '--max-cycles', '1', '--heartbeat', '0', '--no-stdin'])).code, 0);
@@ -185,3 +192,52 @@ test('a read-only store and a locked store each give a clear error and exit 1', 
 function finishedWith(child: ReturnType<typeof spawn>): Promise<CliResult> {
   return finished(child as Parameters<typeof finished>[0]);
 }
+
+test('commands that read or resume a store never create one: a missing file or a file that is no store is a clear error', async (t) => {
+  const dir = tempDir();
+  const missing = join(dir, 'typo.db');
+  const commands = [['sessions'], ['events'], ['replay'], ['recall', '--query', 'moons'], ['resume', '--no-stdin'], ['consolidate']];
+  for (const command of commands) {
+    const result = await runCli([...command, '--db', missing]);
+    t.is(result.code, 1, `${command[0]}: ${result.stderr}`);
+    t.regex(result.stderr, /^ooda: store: open: .*typo\.db does not exist: 'ooda run --db .*typo\.db' creates a store/, command[0]);
+  }
+  t.deepEqual(readdirSync(dir), [], 'no file was created');
+
+  const empty = join(dir, 'empty.db');
+  writeFileSync(empty, '');
+  const result = await runCli(['events', '--db', empty]);
+  t.is(result.code, 1, result.stderr);
+  t.regex(result.stderr, /empty\.db is not an ooda-rx store \(it has no schema\)/);
+});
+
+test('consolidate turns the saved working memory into episodes; recall prints them best first, at most --top-k', async (t) => {
+  const db = join(tempDir(), 'episodes.db');
+  const input = [
+    { type: 'fact', subject: 'Mars', predicate: 'has moon', object: 'Phobos' },
+    { type: 'fact', subject: 'Jupiter', predicate: 'has moon', object: 'Europa' },
+    { type: 'goal', description: 'Find moons of Mars', priority: 200 },
+    { type: 'goal', description: 'Find moons of Jupiter', priority: 100 },
+  ].map((line) => JSON.stringify(line)).join('\n');
+  const run = await runCli(['run', '--db', db, '--heartbeat', '0', '--max-cycles', '10'], `${input}\n`);
+  t.is(run.code, 0, run.stderr);
+  const before = await runCli(['recall', '--db', db, '--query', 'moons of Jupiter']);
+  t.is(before.code, 0, before.stderr);
+  t.is(before.stdout, '', 'no episode before consolidation');
+  t.regex(before.stderr, /none of the 0 episode\(s\) of session .* shares a term with "moons of Jupiter"/);
+
+  const consolidated = await runCli(['consolidate', '--db', db]);
+  t.is(consolidated.code, 0, consolidated.stderr);
+  t.like(events(consolidated.stdout).find((e) => e.kind === 'consolidation'), { episodes: 2, reason: 'consolidate command' });
+  t.regex(consolidated.stderr, /consolidated \d+ entries into 2 episode\(s\)/);
+
+  const best = await runCli(['recall', '--db', db, '--query', 'Europa of Jupiter', '--top-k', '1']);
+  t.is(best.code, 0, best.stderr);
+  t.deepEqual(events(best.stdout).map((e) => e.learnings), [['jupiter', 'europa']]);
+  const both = await runCli(['recall', '--db', db, '--query', 'moons']);
+  t.is(events(both.stdout).length, 2);
+  const none = await runCli(['recall', '--db', db, '--query', 'zebra']);
+  t.is(none.code, 0, none.stderr);
+  t.is(none.stdout, '');
+  t.regex(none.stderr, /none of the 2 episode\(s\) of session .* shares a term with "zebra"/);
+});

@@ -3,13 +3,14 @@
  * latest saved state of the store; prints the episodes as NDJSON, best first.
  */
 import { Mind } from '../../streams/index.js';
-import { intFlag, parseFlags, UsageError, type Command } from '../cli.js';
+import { intFlag, log, parseFlags, UsageError, type Command } from '../cli.js';
 import { DEFAULT_DB, STORE_FLAGS, STORE_USAGE, withStore } from '../store.js';
 
 const USAGE = `usage: ooda recall --query Q [--top-k K] [--db FILE]
 
 Recalls the episodes of the latest saved session state that share most terms
-with the query, best first, as NDJSON.
+with the query, best first, as NDJSON (nothing on stdout, and a note on stderr,
+when none shares a term).
 
 options:
   --query Q           what to recall (required)
@@ -24,14 +25,16 @@ export const recall: Command = {
     const { values } = parseFlags(argv, { ...STORE_FLAGS, query: { type: 'string' }, 'top-k': { type: 'string' } });
     if (values.query === undefined || values.query.trim() === '') throw new UsageError('--query: expected the text to recall');
     const topK = intFlag('top-k', values['top-k'], { min: 1 }) ?? 5;
-    const state = await withStore(values.db, async (store) => {
-      const session = await store.latestSession();
-      const snapshot = session && (await store.snapshot(session.id, 'latest'));
+    const { session, state } = await withStore(values.db, async (store) => {
+      const latest = await store.latestSession();
+      const snapshot = latest && (await store.snapshot(latest.id, 'latest'));
       if (!snapshot) throw new UsageError(`${values.db ?? DEFAULT_DB} holds no saved session to recall from`);
-      return JSON.parse(snapshot.state) as unknown;
+      return { session: latest.id, state: JSON.parse(snapshot.state) as unknown };
     });
-    const mind = Mind.fromJSON(state);
-    for (const episode of mind.episodes.recall(values.query, topK)) process.stdout.write(`${JSON.stringify(episode)}\n`);
+    const { episodes } = Mind.fromJSON(state);
+    const recalled = episodes.recall(values.query, topK);
+    for (const episode of recalled) process.stdout.write(`${JSON.stringify(episode)}\n`);
+    if (recalled.length === 0) log(`none of the ${episodes.size} episode(s) of session ${session} shares a term with ${JSON.stringify(values.query)}`);
     return 0;
   },
 };
