@@ -119,6 +119,8 @@ export interface EventRow {
 export interface EventQuery {
   session?: string;
   kind?: string;
+  /** Only events with a greater seq (to read a long log page by page). */
+  afterSeq?: number;
   limit?: number;
 }
 
@@ -287,6 +289,13 @@ export class SqliteStore {
     return this.get<SessionRow>('SELECT * FROM sessions WHERE id = ?', [id]);
   }
 
+  /** {@link session}, failing with a {@link StoreError} that names the session when the store has none of that id. */
+  async existingSession(id: string): Promise<SessionRow> {
+    const session = await this.session(id);
+    if (!session) throw new StoreError(`store: no session ${JSON.stringify(id)} in ${this.file} (see 'ooda sessions')`, 'NO_SESSION');
+    return session;
+  }
+
   /** Every session, oldest first, with its event, signal and snapshot counts and last cycle. */
   sessions(): Promise<(SessionRow & { events: number; signals: number; snapshots: number; last_cycle: number | null })[]> {
     return this.all(`
@@ -314,6 +323,7 @@ export class SqliteStore {
     const params: unknown[] = [];
     if (query.session !== undefined) where.push('session = ?'), params.push(query.session);
     if (query.kind !== undefined) where.push('kind = ?'), params.push(query.kind);
+    if (query.afterSeq !== undefined) where.push('seq > ?'), params.push(query.afterSeq);
     const limit = query.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(query.limit))}` : '';
     return this.all<EventRow>(`SELECT * FROM events${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY seq${limit}`, params);
   }

@@ -121,8 +121,7 @@ export type ReplayResult = { identical: true; session: string; events: number } 
 
 /** Loads a session's recording: its first snapshot, its signals and how it stopped, plus its recorded events. */
 export async function loadRecording(store: SqliteStore, sessionId: string): Promise<{ recording: Recording; recorded: AgentEvent[] }> {
-  const session = await store.session(sessionId);
-  if (!session) throw new StoreError(`store: no session ${JSON.stringify(sessionId)} in ${store.file} (see 'ooda sessions')`, 'NO_SESSION');
+  const session = await store.existingSession(sessionId);
   const base = await store.snapshot(sessionId, 'first');
   if (!base) throw new StoreError(`store: session ${sessionId} has no snapshot to start from`, 'NO_SNAPSHOT');
   const recorded = (await store.events({ session: sessionId })).map(eventFromRow);

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { events, finished, OODA, runCli, startCli, type CliResult } from './helpers/cli.js';
 import { holdWriteLock } from './helpers/lock.js';
+import { SqliteStore } from '../sinks/sqliteStore.js';
+import { toSqlite } from '../sinks/toSqlite.js';
 
 const tempDir = (): string => mkdtempSync(join(tmpdir(), 'ooda-session-'));
 const NEVER_DONE = { OODA_STALL_THRESHOLD: '1000000' };
@@ -240,4 +242,32 @@ test('consolidate turns the saved working memory into episodes; recall prints th
   t.is(none.code, 0, none.stderr);
   t.is(none.stdout, '');
   t.regex(none.stderr, /none of the 2 episode\(s\) of session .* shares a term with "zebra"/);
+});
+
+test('ooda events reads the log a page at a time: every event once, in seq order, --session and --limit across pages; a closed pipe ends quietly', async (t) => {
+  const db = join(tempDir(), 'log.db');
+  const store = await SqliteStore.open(db);
+  const sink = toSqlite(store);
+  for (const id of ['s1', 's2']) sink.insert('sessions', { id, started_at: 0, status: 'ended', resumed_from: null, first_seq: 1, start_cycle: 0, config: {} });
+  for (let seq = 1; seq <= 2600; seq++) sink.next({ kind: 'heartbeat', seq, session: seq % 2 ? 's1' : 's2', cycle: 0, at: seq, beat: seq });
+  sink.complete();
+  await sink.flushed();
+  await store.close();
+
+  const all = await runCli(['events', '--db', db]);
+  t.is(all.code, 0, all.stderr);
+  t.deepEqual(events(all.stdout).map((e) => e.seq), Array.from({ length: 2600 }, (_, i) => i + 1));
+  const some = events((await runCli(['events', '--db', db, '--session', 's2', '--limit', '1200'])).stdout);
+  t.deepEqual(some.map((e) => e.seq), Array.from({ length: 1200 }, (_, i) => 2 * (i + 1)));
+  t.true(some.every((e) => e.session === 's2'));
+  const unknown = await runCli(['events', '--db', db, '--session', 'nope']);
+  t.is(unknown.code, 1);
+  t.regex(unknown.stderr, /ooda: store: no session "nope" in .*log\.db \(see 'ooda sessions'\)/);
+
+  const child = startCli(['events', '--db', db]);
+  const done = finished(child);
+  child.stdout.once('data', () => child.stdout.destroy());
+  const closed = await done;
+  t.is(closed.code, 0, closed.stderr);
+  t.is(closed.stderr, '');
 });
