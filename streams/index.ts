@@ -26,7 +26,7 @@ export { formatPlans, formatReflection } from './planningText.js';
 export { planningCommands } from './planningCommands.js';
 export { saveCommand } from './saveCommand.js';
 export { Persistence, startPersistentProgram, type PersistenceContext, type PersistenceOptions, type Resumed } from './session.js';
-export { eventFromRow, firstDivergence, loadRecording, replaySession, rerun, type Divergence, type Recording, type ReplayResult } from './replay.js';
+export { DivergenceCheck, eventFromRow, loadRecording, replayOn, replaySession, type Divergence, type Recording, type ReplayResult } from './replay.js';
 export { createRuntime, type CommandHandler, type Runtime } from './runtime.js';
 export * from './signals.js';
 export { validateSignal, type SignalValidation } from './validateSignal.js';

@@ -11,7 +11,7 @@
  */
 import { Subject, VirtualTimeScheduler } from 'rxjs';
 import { z } from 'zod';
-import { type SqliteStore, StoreError, type SignalRow } from '../sinks/sqliteStore.js';
+import { type EventRow, type SqliteStore, StoreError, type SignalRow } from '../sinks/sqliteStore.js';
 import { AgentConfig } from './config.js';
 import { createAgent, type Agent, type AgentOptions } from './createAgent.js';
 import type { AgentEvent } from './events.js';
@@ -67,11 +67,15 @@ export function parseSignalRow(row: SignalRow): { signal: Signal } | { stimulus:
 
 /**
  * Re-runs a recording synchronously on a virtual clock starting at
- * `startAt`. Returns every event and the agent, whose mind holds the final
- * state. `options` must carry the same tools, watchers and commands as the
- * recorded run.
+ * `startAt`, handing each event to `onEvent` as it is made (nothing is kept).
+ * Returns the agent, whose mind holds the final state. `options` must carry
+ * the same tools, watchers and commands as the recorded run.
  */
-export function rerun(recording: Recording, options: Omit<AgentOptions, 'config' | 'session' | 'scheduler' | 'firstSeq' | 'onEnter'> = {}): { events: AgentEvent[]; agent: Agent } {
+export function replayOn(
+  recording: Recording,
+  options: Omit<AgentOptions, 'config' | 'session' | 'scheduler' | 'firstSeq' | 'onEnter'>,
+  onEvent: (event: AgentEvent) => void,
+): Agent {
   const scheduler = new VirtualTimeScheduler();
   scheduler.frame = recording.startAt;
   const agent = createAgent({ ...options, config: recording.config, session: recording.session, scheduler, firstSeq: recording.firstSeq });
@@ -79,9 +83,8 @@ export function rerun(recording: Recording, options: Omit<AgentOptions, 'config'
   const rows = recording.signals.map(parseSignalRow);
   const stimuli$ = new Subject<Stimulus>();
   const signals$ = new Subject<Signal>();
-  const events: AgentEvent[] = [];
   const events$ = agent.run({ inputs: [stimuli$], signals: [signals$], drive: false });
-  events$.subscribe((event) => events.push(event));
+  events$.subscribe(onEvent);
   events$.connect();
 
   let next = 0;
@@ -107,7 +110,7 @@ export function rerun(recording: Recording, options: Omit<AgentOptions, 'config'
   if (rows.length > 0) scheduler.schedule(feed, Math.max(0, recording.signals[0]!.at - scheduler.now()));
   else end();
   scheduler.flush();
-  return { events, agent };
+  return agent;
 }
 
 /** Where a replay first differs from the recording. */
@@ -119,13 +122,13 @@ export interface Divergence {
 
 export type ReplayResult = { identical: true; session: string; events: number } | { identical: false; session: string; divergence: Divergence };
 
-/** Loads a session's recording: its first snapshot, its signals and how it stopped, plus its recorded events. */
-export async function loadRecording(store: SqliteStore, sessionId: string): Promise<{ recording: Recording; recorded: AgentEvent[] }> {
+/** Loads a session's recording (its first snapshot, its signals and how it stopped) and its recorded events, as stored rows. */
+export async function loadRecording(store: SqliteStore, sessionId: string): Promise<{ recording: Recording; recorded: EventRow[] }> {
   const session = await store.existingSession(sessionId);
   const base = await store.snapshot(sessionId, 'first');
   if (!base) throw new StoreError(`store: session ${sessionId} has no snapshot to start from`, 'NO_SNAPSHOT');
-  const recorded = (await store.events({ session: sessionId })).map(eventFromRow);
-  const last = recorded.at(-1);
+  const recorded = await store.events({ session: sessionId });
+  const last = recorded.length > 0 ? eventFromRow(recorded.at(-1)!) : undefined;
   const first = recorded[0];
   const recording: Recording = {
     session: sessionId,
@@ -140,35 +143,57 @@ export async function loadRecording(store: SqliteStore, sessionId: string): Prom
 }
 
 /** An event as stored: header columns plus the JSON body. */
-export function eventFromRow(row: { seq: number; session: string; cycle: number; at: number; kind: string; body: string }): AgentEvent {
+export function eventFromRow(row: EventRow): AgentEvent {
   return { kind: row.kind, seq: row.seq, session: row.session, cycle: row.cycle, at: row.at, ...(JSON.parse(row.body) as object) } as AgentEvent;
 }
 
 /**
- * The first place where the replayed events differ from the recorded ones, or
- * undefined. A recording cut short by a crash is compared up to its last
- * stored event; replaying fewer events than were recorded is a divergence.
+ * Compares replayed events with recorded ones as they are replayed, so
+ * neither side is kept as objects: the first place they differ, or nothing.
+ * A recording cut short by a crash (`complete` false) is compared up to its
+ * last stored event; replaying fewer events than were recorded is a
+ * divergence either way.
  */
-export function firstDivergence(recorded: readonly AgentEvent[], replayed: readonly AgentEvent[], complete: boolean): Divergence | undefined {
-  const length = complete ? Math.max(recorded.length, replayed.length) : recorded.length;
-  for (let i = 0; i < length; i++) {
-    const expected = recorded[i] === undefined ? '(no event)' : JSON.stringify(recorded[i]);
-    const got = replayed[i] === undefined ? '(no event)' : JSON.stringify(replayed[i]);
-    if (expected !== got) return { seq: recorded[i]?.seq ?? replayed[i]!.seq, expected, got };
+export class DivergenceCheck {
+  private next = 0;
+  private found: Divergence | undefined;
+
+  constructor(
+    private readonly recorded: readonly EventRow[],
+    private readonly complete: boolean,
+  ) {}
+
+  /** Compares the next replayed event with the next recorded one. */
+  push(replayed: AgentEvent): void {
+    if (this.found) return;
+    const row = this.recorded[this.next++];
+    if (!row && !this.complete) return;
+    const expected = row ? JSON.stringify(eventFromRow(row)) : NO_EVENT;
+    const got = JSON.stringify(replayed);
+    if (expected !== got) this.found = { seq: row?.seq ?? replayed.seq, expected, got };
   }
-  return undefined;
+
+  /** The first divergence, once the replay has ended. */
+  result(): Divergence | undefined {
+    const missing = this.recorded[this.next];
+    if (this.found || !missing) return this.found;
+    return { seq: missing.seq, expected: JSON.stringify(eventFromRow(missing)), got: NO_EVENT };
+  }
 }
+
+const NO_EVENT = '(no event)';
 
 /** Replays a stored session (default: the latest) and compares its events with the recorded ones. */
 export async function replaySession(
   store: SqliteStore,
   sessionId: string | undefined,
-  options: Parameters<typeof rerun>[1] = {},
+  options: Parameters<typeof replayOn>[1] = {},
 ): Promise<ReplayResult> {
   const id = sessionId ?? (await store.latestSession())?.id;
   if (id === undefined) throw new StoreError(`store: ${store.file} has no session to replay`, 'NO_SESSION');
   const { recording, recorded } = await loadRecording(store, id);
-  const { events } = rerun(recording, { ...options, commands: [...(options.commands ?? []), saveCommand] });
-  const divergence = firstDivergence(recorded, events, recording.stop !== undefined);
+  const check = new DivergenceCheck(recorded, recording.stop !== undefined);
+  replayOn(recording, { ...options, commands: [...(options.commands ?? []), saveCommand] }, (event) => check.push(event));
+  const divergence = check.result();
   return divergence ? { identical: false, session: id, divergence } : { identical: true, session: id, events: recorded.length };
 }

@@ -24,7 +24,7 @@ import { AgentConfig } from './config.js';
 import type { Agent, AgentOptions, Entering } from './createAgent.js';
 import type { AgentEvent } from './events.js';
 import { startProgram, type ProgramIO, type ProgramOptions, type RunningProgram } from './program.js';
-import { rerun } from './replay.js';
+import { replayOn } from './replay.js';
 import { saveCommand } from './saveCommand.js';
 
 export interface PersistenceOptions extends StoreOptions, Omit<SqliteSinkOptions, 'onError' | 'scheduler'> {
@@ -196,7 +196,7 @@ async function restoreState(store: SqliteStore, session: SessionRow, context: Pe
   if (!snapshot) throw new StoreError(`store: session ${session.id} has no snapshot`, 'NO_SNAPSHOT');
   const tail = await store.signals(session.id, snapshot.signal_id);
   if (tail.length === 0) return { state: JSON.parse(snapshot.state), reapplied: 0 };
-  const { agent } = rerun(
+  const agent = replayOn(
     {
       session: session.id,
       config: AgentConfig.parse(JSON.parse(session.config)),
@@ -206,6 +206,7 @@ async function restoreState(store: SqliteStore, session: SessionRow, context: Pe
       signals: tail,
     },
     { ...context.agent, commands: [...(context.agent?.commands ?? []), saveCommand] },
+    () => undefined,
   );
   context.log(`session ${session.id}: re-applied ${tail.length} signal(s) recorded after its last snapshot (cycle ${snapshot.cycle})`);
   return { state: agent.mind.toJSON(), reapplied: tail.length };
