@@ -164,12 +164,13 @@ export class SqliteStore {
    * the file is opened as immutable instead.
    */
   private static async openForReading(file: string, options: StoreOptions): Promise<SqliteStore> {
+    if (file === ':memory:') throw new StoreError('store: open: :memory: is a new, empty store each time: pass the file to read (--db FILE)', 'MISSING');
     try {
       const store = await SqliteStore.connect(file, file, sqlite3.OPEN_READONLY, options);
       return await store.prepare(() => store.checkVersion());
     } catch (error) {
       const unwritable = error instanceof StoreError && (error.code === 'SQLITE_READONLY' || error.code === 'SQLITE_CANTOPEN');
-      if (!unwritable || file === ':memory:' || existsSync(`${file}-wal`)) throw error;
+      if (!unwritable || existsSync(`${file}-wal`)) throw error;
       const immutable = `${pathToFileURL(file).href}?immutable=1`;
       const store = await SqliteStore.connect(file, immutable, sqlite3.OPEN_READONLY | sqlite3.OPEN_URI, options);
       return store.prepare(() => store.checkVersion());
@@ -381,7 +382,7 @@ export class SqliteStore {
 }
 
 function describe(sql: string): string {
-  return sql.trim().split(/\s+/).slice(0, 3).join(' ');
+  return sql.trim().split(/[\s=(]+/).slice(0, 3).join(' ');
 }
 
 /** Turns a driver error into a {@link StoreError} that says what happened to which file and what to do. */
