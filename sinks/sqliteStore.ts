@@ -17,6 +17,7 @@
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import sqlite3 from 'sqlite3';
+import { StoreError, translate } from './storeError.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './storeSchema.js';
 import { WriteBatch, type InsertTable } from './writeBatch.js';
 
@@ -40,17 +41,6 @@ export interface StoreOptions {
   batchSize?: number;
   /** Default `create`. */
   access?: StoreAccess;
-}
-
-/** A store failure with a message a user can act on; `code` is SQLite's (e.g. SQLITE_READONLY). */
-export class StoreError extends Error {
-  override name = 'StoreError';
-  constructor(
-    message: string,
-    readonly code: string,
-  ) {
-    super(message);
-  }
 }
 
 /** The rows of a chunk: its JSON array, bound as UTF-8 bytes. */
@@ -383,23 +373,4 @@ export class SqliteStore {
 
 function describe(sql: string): string {
   return sql.trim().split(/[\s=(]+/).slice(0, 3).join(' ');
-}
-
-/** Turns a driver error into a {@link StoreError} that says what happened to which file and what to do. */
-export function translate(error: Error, file: string, doing: string): StoreError {
-  if (error instanceof StoreError) return error;
-  const code = (error as Error & { code?: string }).code ?? 'SQLITE_ERROR';
-  const detail = error.message.replace(/^SQLITE_\w+: /, '');
-  const where = file === ':memory:' ? 'the in-memory store' : file;
-  const hint: Record<string, string> = {
-    SQLITE_READONLY: `${where} is read-only (${detail}): check the permissions of the file and its folder, or pass another --db`,
-    SQLITE_FULL: `${where}: the disk or the database's size limit is full (${detail}): free space or pass another --db`,
-    SQLITE_BUSY: `${where} is locked by another process (${detail}): is another ooda running on it? Stop it or pass another --db`,
-    SQLITE_LOCKED: `${where} is locked (${detail}): is another ooda running on it? Stop it or pass another --db`,
-    SQLITE_CANTOPEN: `cannot open ${where} (${detail}): check that its folder exists and is writable`,
-    SQLITE_NOTADB: `${where} is not an SQLite database (${detail}): pass another --db`,
-    SQLITE_CORRUPT: `${where} is corrupt (${detail}): restore it from a backup or pass another --db`,
-    SQLITE_IOERR: `${where}: I/O error (${detail}): check the disk`,
-  };
-  return new StoreError(`store: ${doing}: ${hint[code] ?? `${where}: ${detail}`}`, code);
 }

@@ -30,7 +30,8 @@
  */
 import { asyncScheduler, Subject, type Observable, type Observer, type SchedulerLike, type Subscription } from 'rxjs';
 import type { AgentEvent, EventOf } from '../streams/events.js';
-import { StoreError, translate, type SqliteStore } from './sqliteStore.js';
+import { StoreError, translate } from './storeError.js';
+import type { SqliteStore } from './sqliteStore.js';
 import type { InsertRows, InsertTable } from './writeBatch.js';
 
 export interface SqliteSinkOptions {

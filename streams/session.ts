@@ -17,7 +17,8 @@
  *   closed.
  */
 import { queryTableOps } from '../sinks/queryTables.js';
-import { StoreError, SqliteStore, type SessionRow, type StoreOptions } from '../sinks/sqliteStore.js';
+import { SqliteStore, type SessionRow, type StoreOptions } from '../sinks/sqliteStore.js';
+import { StoreError } from '../sinks/storeError.js';
 import { toSqlite, type SqliteSink, type SqliteSinkOptions } from '../sinks/toSqlite.js';
 import type { Observable } from 'rxjs';
 import { AgentConfig } from './config.js';
