@@ -9,7 +9,8 @@
  * Writes go through {@link SqliteStore.write}: one transaction per
  * {@link WriteBatch} (made by {@link SqliteStore.batch}). Rows arrive as JSON
  * arrays of up to `batchSize` rows, each bound as one parameter and inserted
- * by an `INSERT … SELECT … FROM jsonb_each(?)` statement: the driver binds
+ * by an `INSERT … SELECT … FROM jsonb_each(?)` statement (`INSERT_SQL` in
+ * storeSchema.ts): the driver binds
  * every parameter on the JavaScript thread, so one parameter per statement
  * instead of one per column moves that work into SQLite, which runs on the
  * driver's worker thread.
@@ -18,7 +19,7 @@ import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import sqlite3 from 'sqlite3';
 import { StoreError, translate } from './storeError.js';
-import { MIGRATIONS, SCHEMA_VERSION } from './storeSchema.js';
+import { INSERT_ORDER, INSERT_SQL, MIGRATIONS, SCHEMA_VERSION, type EventRow, type SessionRow, type SignalRow, type SnapshotRow } from './storeSchema.js';
 import { WriteBatch, type InsertTable } from './writeBatch.js';
 
 export type Synchronous = 'normal' | 'full';
@@ -41,69 +42,6 @@ export interface StoreOptions {
   batchSize?: number;
   /** Default `create`. */
   access?: StoreAccess;
-}
-
-/** The rows of a chunk: its JSON array, bound as UTF-8 bytes. */
-const CHUNK_ROWS = 'jsonb_each(CAST(? AS TEXT))';
-
-/** An INSERT reading rows (JSON objects keyed by column, see {@link InsertRows}) out of a chunk; JSON columns keep their JSON text. */
-function insertFromJson(table: InsertTable, columns: readonly string[], jsonColumns: readonly string[]): string {
-  const values = [...columns.map((c) => `value->>'${c}'`), ...jsonColumns.map((c) => `value->'${c}'`)];
-  return `INSERT INTO ${table} (${[...columns, ...jsonColumns].join(', ')}) SELECT ${values.join(', ')} FROM ${CHUNK_ROWS}`;
-}
-
-/** Each table's INSERT of a batch of rows. An event's body is the event without its header columns, in its own key order. */
-const INSERT_SQL: Record<InsertTable, string> = {
-  sessions: insertFromJson('sessions', ['id', 'started_at', 'status', 'resumed_from', 'first_seq', 'start_cycle'], ['config']),
-  signals: insertFromJson('signals', ['id', 'session', 'at', 'type'], ['body']),
-  events:
-    "INSERT INTO events (seq, session, cycle, at, kind, body) SELECT value->>'seq', value->>'session', value->>'cycle', value->>'at', value->>'kind', " +
-    `json_remove(value, '$.seq', '$.session', '$.cycle', '$.at', '$.kind') FROM ${CHUNK_ROWS}`,
-  snapshots: insertFromJson('snapshots', ['id', 'session', 'at', 'cycle', 'signal_id', 'reason'], ['state']),
-  provenance: insertFromJson('provenance', ['seq', 'session', 'cycle', 'at', 'goal_id', 'tool', 'score', 'breakdown', 'status', 'progress'], []),
-};
-
-/** Tables inserted before the others in a transaction, so statements that follow can rely on them. */
-const INSERT_ORDER: InsertTable[] = ['sessions', 'signals', 'events', 'provenance', 'snapshots'];
-
-export interface SessionRow {
-  id: string;
-  started_at: number;
-  ended_at: number | null;
-  status: 'running' | 'ended' | 'crashed';
-  reason: string | null;
-  resumed_from: string | null;
-  first_seq: number;
-  start_cycle: number;
-  cycles: number | null;
-  config: string;
-}
-
-export interface SnapshotRow {
-  id: number;
-  session: string;
-  at: number;
-  cycle: number;
-  signal_id: number;
-  reason: string;
-  state: string;
-}
-
-export interface SignalRow {
-  id: number;
-  session: string;
-  at: number;
-  type: string;
-  body: string;
-}
-
-export interface EventRow {
-  seq: number;
-  session: string;
-  cycle: number;
-  at: number;
-  kind: string;
-  body: string;
 }
 
 export interface EventQuery {

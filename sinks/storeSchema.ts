@@ -3,7 +3,11 @@
  * N (1-based) takes a file from version N − 1 to N. Migrations only ever move
  * forward; a file newer than this program is refused rather than guessed at.
  * docs/store.md documents every table for users of the `sqlite3` shell.
+ *
+ * Also here: each table's row as the store reads it back, and the INSERT
+ * that writes a batch of rows into it.
  */
+import type { InsertTable } from './writeBatch.js';
 
 /** Each entry is one migration's SQL, applied in a transaction. */
 export const MIGRATIONS: readonly string[] = [
@@ -95,3 +99,66 @@ export const MIGRATIONS: readonly string[] = [
 
 /** The schema version this program writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The rows of a chunk: its JSON array, bound as UTF-8 bytes. */
+const CHUNK_ROWS = 'jsonb_each(CAST(? AS TEXT))';
+
+/** An INSERT reading rows (JSON objects keyed by column, see {@link InsertRows}) out of a chunk; JSON columns keep their JSON text. */
+function insertFromJson(table: InsertTable, columns: readonly string[], jsonColumns: readonly string[]): string {
+  const values = [...columns.map((c) => `value->>'${c}'`), ...jsonColumns.map((c) => `value->'${c}'`)];
+  return `INSERT INTO ${table} (${[...columns, ...jsonColumns].join(', ')}) SELECT ${values.join(', ')} FROM ${CHUNK_ROWS}`;
+}
+
+/** Each table's INSERT of a batch of rows. An event's body is the event without its header columns, in its own key order. */
+export const INSERT_SQL: Record<InsertTable, string> = {
+  sessions: insertFromJson('sessions', ['id', 'started_at', 'status', 'resumed_from', 'first_seq', 'start_cycle'], ['config']),
+  signals: insertFromJson('signals', ['id', 'session', 'at', 'type'], ['body']),
+  events:
+    "INSERT INTO events (seq, session, cycle, at, kind, body) SELECT value->>'seq', value->>'session', value->>'cycle', value->>'at', value->>'kind', " +
+    `json_remove(value, '$.seq', '$.session', '$.cycle', '$.at', '$.kind') FROM ${CHUNK_ROWS}`,
+  snapshots: insertFromJson('snapshots', ['id', 'session', 'at', 'cycle', 'signal_id', 'reason'], ['state']),
+  provenance: insertFromJson('provenance', ['seq', 'session', 'cycle', 'at', 'goal_id', 'tool', 'score', 'breakdown', 'status', 'progress'], []),
+};
+
+/** Tables inserted before the others in a transaction, so statements that follow can rely on them. */
+export const INSERT_ORDER: InsertTable[] = ['sessions', 'signals', 'events', 'provenance', 'snapshots'];
+
+export interface SessionRow {
+  id: string;
+  started_at: number;
+  ended_at: number | null;
+  status: 'running' | 'ended' | 'crashed';
+  reason: string | null;
+  resumed_from: string | null;
+  first_seq: number;
+  start_cycle: number;
+  cycles: number | null;
+  config: string;
+}
+
+export interface SnapshotRow {
+  id: number;
+  session: string;
+  at: number;
+  cycle: number;
+  signal_id: number;
+  reason: string;
+  state: string;
+}
+
+export interface SignalRow {
+  id: number;
+  session: string;
+  at: number;
+  type: string;
+  body: string;
+}
+
+export interface EventRow {
+  seq: number;
+  session: string;
+  cycle: number;
+  at: number;
+  kind: string;
+  body: string;
+}

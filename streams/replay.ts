@@ -11,7 +11,8 @@
  */
 import { Subject, VirtualTimeScheduler } from 'rxjs';
 import { z } from 'zod';
-import type { EventRow, SignalRow, SqliteStore } from '../sinks/sqliteStore.js';
+import type { SqliteStore } from '../sinks/sqliteStore.js';
+import type { EventRow, SignalRow } from '../sinks/storeSchema.js';
 import { StoreError } from '../sinks/storeError.js';
 import { AgentConfig } from './config.js';
 import { createAgent, type Agent, type AgentOptions } from './createAgent.js';

@@ -17,7 +17,8 @@
  *   closed.
  */
 import { queryTableOps } from '../sinks/queryTables.js';
-import { SqliteStore, type SessionRow, type StoreOptions } from '../sinks/sqliteStore.js';
+import { SqliteStore, type StoreOptions } from '../sinks/sqliteStore.js';
+import type { SessionRow } from '../sinks/storeSchema.js';
 import { StoreError } from '../sinks/storeError.js';
 import { toSqlite, type SqliteSink, type SqliteSinkOptions } from '../sinks/toSqlite.js';
 import type { Observable } from 'rxjs';

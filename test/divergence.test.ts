@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { EventRow } from '../sinks/sqliteStore.js';
+import type { EventRow } from '../sinks/storeSchema.js';
 import type { AgentEvent } from '../streams/events.js';
 import { DivergenceCheck } from '../streams/replay.js';
 
