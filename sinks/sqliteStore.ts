@@ -10,10 +10,9 @@
  * {@link WriteBatch} (made by {@link SqliteStore.batch}). Rows arrive as JSON
  * arrays of up to `batchSize` rows, each bound as one parameter and inserted
  * by an `INSERT … SELECT … FROM jsonb_each(?)` statement (`INSERT_SQL` in
- * storeSchema.ts): the driver binds
- * every parameter on the JavaScript thread, so one parameter per statement
- * instead of one per column moves that work into SQLite, which runs on the
- * driver's worker thread.
+ * storeSchema.ts): the driver binds every parameter on the JavaScript thread,
+ * so one parameter per statement instead of one per column moves that work
+ * into SQLite, which runs on the driver's worker thread.
  */
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
