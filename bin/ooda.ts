@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { ConfigError, packageRoot, StoreError } from '../streams/index.js';
 import { UsageError, type Command } from './cli.js';
 import { COMMANDS } from './commands/index.js';
+import { printLines } from './output.js';
 
 function help(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
@@ -19,18 +20,18 @@ function help(): string {
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(`${help()}\n`);
+    await printLines([help()]);
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-v') {
     const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
-    process.stdout.write(`ooda-rx ${pkg.version}\n`);
+    await printLines([`ooda-rx ${pkg.version}`]);
     return 0;
   }
   const command: Command | undefined = COMMANDS[name];
   if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)} (try 'ooda --help')`);
   if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(`${command.usage}\n`);
+    await printLines([command.usage]);
     return 0;
   }
   return command.run(rest);

@@ -2,18 +2,24 @@
  * toPrettyLog: a human-readable line per interesting event, for people
  * watching the agent in a terminal (`ooda demo`, `ooda run --format pretty`).
  * Perception and orientation detail is left out; decisions show their breakdown.
+ * Written through the shared line writer (sinks/lineWriter.ts): a closed pipe
+ * (`ooda demo | head`) ends quietly, calling `onClosed` once.
+ *
+ * Options: as toNdjson's (onClosed, highWaterBytes).
  */
 import type { Writable } from 'node:stream';
-import type { Observer } from 'rxjs';
 import type { AgentEvent } from '../streams/events.js';
+import { toLines, type LineSink, type LineSinkOptions } from './lineWriter.js';
 
-export function toPrettyLog(writable: Writable): Partial<Observer<AgentEvent>> {
-  return {
-    next(event) {
+export function toPrettyLog(writable: Writable, options: LineSinkOptions = {}): LineSink<AgentEvent> {
+  return toLines(
+    writable,
+    (event) => {
       const line = describe(event);
-      if (line) writable.write(`${String(event.cycle).padStart(4)} │ ${line}\n`);
+      return line ? `${String(event.cycle).padStart(4)} │ ${line}` : null;
     },
-  };
+    options,
+  );
 }
 
 /** How a plan step's status shows after its tool: done, failed, skipped, next, pending. */

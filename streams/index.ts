@@ -70,6 +70,7 @@ export { sensor } from '../sources/sensor.js';
 export { vitals } from '../sources/vitals.js';
 export { fromGoals } from '../sources/goals.js';
 
+export { toLines, type LineSink, type LineSinkOptions } from '../sinks/lineWriter.js';
 export { toNdjson } from '../sinks/ndjson.js';
 export { toPrettyLog } from '../sinks/prettyLog.js';
 export { WsServer, type WsClient, type WsServerOptions } from '../sinks/wsServer.js';

@@ -88,14 +88,15 @@ export function startProgram(options: ProgramOptions, io: ProgramIO): RunningPro
     if (options.readStdin) persistence.hold$.subscribe((held) => (held ? io.stdin.pause() : io.stdin.resume()));
   }
   let reason = 'input ended';
-  const ndjson = options.format === 'ndjson' ? toNdjson(io.stdout, { onClosed: () => agent.stop('stdout closed') }) : undefined;
-  events$.subscribe(ndjson ?? toPrettyLog(io.stdout));
+  const toStdout = options.format === 'ndjson' ? toNdjson : toPrettyLog;
+  const stdout = toStdout(io.stdout, { onClosed: () => agent.stop('stdout closed') });
+  events$.subscribe(stdout);
   if (options.ws) events$.subscribe(toWebSocket(options.ws, { snapshot: () => agentSnapshot(agent.mind, agent.session) }));
   events$.subscribe((event) => {
     if (event.kind === 'session' && event.state === 'stopped') reason = event.reason ?? reason;
   });
   const done = lastValueFrom(events$, { defaultValue: undefined }).then(async () => {
-    await ndjson?.flushed();
+    await stdout.flushed();
     await options.ws?.close('agent stopped');
     await persistence?.close(reason);
     return reason;

@@ -5,6 +5,7 @@
 import { runCommand, runLocalAgent } from '../../streams/index.js';
 import { AGENT_FLAGS_USAGE, parseAgentFlags } from '../agentFlags.js';
 import { log, type Command } from '../cli.js';
+import { printLines } from '../output.js';
 
 const USAGE = `usage: ooda plan [--goal TEXT]... [--kg FILE]... [--cycles N] [options]
 
@@ -21,7 +22,7 @@ export const plan: Command = {
   async run(argv) {
     const flags = parseAgentFlags(argv, 0);
     const agent = await runLocalAgent({ ...flags, onEvent: reportProblems });
-    process.stdout.write(`${runCommand(agent, 'plan').result}\n`);
+    await printLines([runCommand(agent, 'plan').result]);
     return 0;
   },
 };

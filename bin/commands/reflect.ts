@@ -6,6 +6,7 @@
 import { formatReflection, runCommand, runLocalAgent, type Draft } from '../../streams/index.js';
 import { AGENT_FLAGS_USAGE, parseAgentFlags } from '../agentFlags.js';
 import type { Command } from '../cli.js';
+import { printLines } from '../output.js';
 import { reportProblems } from './plan.js';
 
 const USAGE = `usage: ooda reflect [--goal TEXT]... [--kg FILE]... [--cycles N] [options]
@@ -25,7 +26,7 @@ export const reflect: Command = {
     const agent = await runLocalAgent({ ...flags, onEvent: reportProblems });
     const { events } = runCommand(agent, 'reflect');
     const reflection = events.find((e): e is Draft<'reflection'> => e.kind === 'reflection')!;
-    process.stdout.write(`${formatReflection(reflection)}\n`);
+    await printLines([formatReflection(reflection)]);
     return 0;
   },
 };

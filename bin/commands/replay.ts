@@ -5,6 +5,7 @@
  */
 import { replaySession } from '../../streams/index.js';
 import { parseFlags, type Command } from '../cli.js';
+import { printLines } from '../output.js';
 import { STORE_FLAGS, STORE_USAGE, withStore } from '../store.js';
 
 const USAGE = `usage: ooda replay [--session ID] [--db FILE]
@@ -27,11 +28,11 @@ export const replay: Command = {
     const { values } = parseFlags(argv, { ...STORE_FLAGS, session: { type: 'string' } });
     const result = await withStore(values.db, (store) => replaySession(store, values.session));
     if (result.identical) {
-      process.stdout.write(`identical: session ${result.session}, ${result.events} event(s)\n`);
+      await printLines([`identical: session ${result.session}, ${result.events} event(s)`]);
       return 0;
     }
     const { seq, expected, got } = result.divergence;
-    process.stdout.write(`divergence in session ${result.session} at seq ${seq}\n  expected: ${expected}\n  got:      ${got}\n`);
+    await printLines([`divergence in session ${result.session} at seq ${seq}`, `  expected: ${expected}`, `  got:      ${got}`]);
     return 1;
   },
 };

@@ -3,6 +3,7 @@
  * NDJSON with --json).
  */
 import { parseFlags, type Command } from '../cli.js';
+import { printLines } from '../output.js';
 import { STORE_FLAGS, STORE_USAGE, withStore } from '../store.js';
 
 const USAGE = `usage: ooda sessions [--db FILE] [--json]
@@ -33,13 +34,13 @@ export const sessions: Command = {
       reason: r.reason ?? '',
     }));
     if (values.json) {
-      for (const row of listed) process.stdout.write(`${JSON.stringify(row)}\n`);
+      await printLines(listed.map((row) => JSON.stringify(row)));
       return 0;
     }
     const header = Object.keys(listed[0] ?? { id: '' });
     const table = [header, ...listed.map((row) => Object.values(row).map(String))];
     const widths = header.map((_, i) => Math.max(...table.map((line) => line[i]!.length)));
-    for (const line of table) process.stdout.write(`${line.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()}\n`);
+    await printLines(table.map((line) => line.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()));
     return 0;
   },
 };
