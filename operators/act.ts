@@ -11,7 +11,7 @@
  *   act():   --~~~c--|     (async tools: c is emitted when the tool settles)
  */
 import type { OperatorFunction } from 'rxjs';
-import { evaluateOutcome, type GoalChange, type ToolResult } from '../mind/goalEvaluation.js';
+import { evaluateOutcome, type Outcome, type ToolResult } from '../mind/goalEvaluation.js';
 import { ToolFailure, type ToolOutput } from '../mind/tool.js';
 import { runTool } from '../mind/toolRun.js';
 import type { Decision } from '../mind/toolSelection.js';
@@ -54,8 +54,15 @@ function failed(runtime: Runtime, cycle: Cycle, decision: Decision, error: unkno
 }
 
 function finish(runtime: Runtime, cycle: Cycle, decision: Decision, result: ToolResult): Cycle {
+  return recordOutcome(runtime, cycle, decision, result, evaluateOutcome(runtime.mind, decision, result, runtime.now()));
+}
+
+/**
+ * Records an evaluated tool run on the pass: its outcome, the `action` event,
+ * the goal changes (and the question asked), and the tool's follow-up signal.
+ */
+export function recordOutcome(runtime: Runtime, cycle: Cycle, decision: Decision, result: ToolResult, outcome: Outcome): Cycle {
   const { mind } = runtime;
-  const outcome = evaluateOutcome(mind, decision, result, runtime.now());
   cycle.outcome = outcome;
   record(runtime, cycle, 'action', {
     goalId: decision.goalId,

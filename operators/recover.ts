@@ -6,6 +6,12 @@
  * - A critical error (anything else) rolls the mind back to the checkpoint
  *   taken when the pass's signal entered; the pass's events are dropped but for
  *   `perceived`, so the stream never reports state that no longer exists.
+ *   The attempt still counts, so a bug that always throws cannot loop forever:
+ *   a pass that had decided on a tool keeps its `decision` event and is
+ *   re-applied as a failed run of that tool (a `failed` action; the cycle,
+ *   the decision log and the goal's failure and stall counters advance: see
+ *   mind/rolledBackAttempt.ts); a driver tick that failed before deciding
+ *   still uses up its cycle.
  * - Unless the failing pass was itself handling an error, or its depth is above
  *   `retryDepth` (2), an `error` signal at depth + 1 retries the cycle.
  *
@@ -13,9 +19,11 @@
  *   recover(rt, cycle):      --a--b'-|    (b' carries the error event and a retry follow-up)
  */
 import { mergeMap, Observable, type OperatorFunction, type Subscription } from 'rxjs';
+import { countRolledBackAttempt } from '../mind/rolledBackAttempt.js';
 import { ToolFailure } from '../mind/tool.js';
 import { record, type Cycle } from '../streams/cycle.js';
 import type { Runtime } from '../streams/runtime.js';
+import { recordOutcome } from './act.js';
 import { fusedSteps, runSteps } from './stage.js';
 
 export interface RecoverOptions {
@@ -95,11 +103,18 @@ export function recoverFrom(runtime: Runtime, cycle: Cycle, error: unknown, { re
   if (severity === 'critical') {
     runtime.mind.rollback();
     rolledBack = true;
-    const kept = cycle.events.filter((e) => e.kind === 'perceived');
+    const decision = cycle.goal ? cycle.decision : undefined;
+    const kept = cycle.events.filter((e) => e.kind === 'perceived' || (decision && e.kind === 'decision'));
     cycle.events.length = 0;
     cycle.events.push(...kept);
-    delete cycle.decision;
     delete cycle.outcome;
+    if (decision) {
+      const outcome = countRolledBackAttempt(runtime.mind, decision, message, runtime.now());
+      recordOutcome(runtime, cycle, decision, { kind: 'failed', error: message }, outcome);
+    } else {
+      delete cycle.decision;
+      if (signal.type === 'tick') runtime.mind.nextCycle();
+    }
   }
   const body = { severity, message, rolledBack, signalType: signal.type, depth: signal.depth } as {
     severity: 'transient' | 'critical';

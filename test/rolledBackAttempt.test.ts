@@ -1,0 +1,70 @@
+import test from 'ava';
+import { from, map, pipe, take, toArray, VirtualTimeScheduler } from 'rxjs';
+import { z } from 'zod';
+import type { Tool } from '../mind/tool.js';
+import type { AgentEvent } from '../streams/events.js';
+import type { AgentOptions } from '../streams/createAgent.js';
+import { agentEvents, createTestAgent, goalStimulus } from '../streams/testing.js';
+
+/** A tool with a programming error: it always throws a TypeError. */
+const buggy: Tool<{ city: string }> = {
+  name: 'weather_lookup',
+  description: 'Look up the weather for a city',
+  keywords: ['weather', 'forecast', 'rain', 'temperature', 'sunny', 'cloudy', 'wind', 'humidity', 'storm', 'snow', 'climate', 'degrees', 'celsius', 'umbrella', 'sky', 'cold', 'hot'],
+  danger: 'safe',
+  capabilities: ['net.read'],
+  input: z.object({ city: z.string().min(1) }),
+  scoring: { kind: 'semantic', threshold: 0.3, multiplier: 2 },
+  propose: () => ({ city: 'Paris' }),
+  execute: () => {
+    throw new TypeError("Cannot read properties of null (reading 'x')");
+  },
+};
+
+/** Runs the agent on virtual time; at most 400 events, so a run that never ends still returns. */
+function runBounded(options: AgentOptions): AgentEvent[] {
+  const scheduler = new VirtualTimeScheduler();
+  const agent = createTestAgent(scheduler, options);
+  let events: AgentEvent[] = [];
+  agentEvents(agent, { inputs: [from([goalStimulus('weather forecast rain temperature for Paris')])] })
+    .pipe(take(400), toArray())
+    .subscribe((all) => (events = all));
+  scheduler.flush();
+  return events;
+}
+
+const count = (events: AgentEvent[], kind: string) => events.filter((e) => e.kind === kind).length;
+
+test('a tool that always throws a TypeError is rolled back, yet the run ends at maxCycles', (t) => {
+  const events = runBounded({ tools: [buggy], config: { maxCycles: 2 } });
+  t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'max cycles reached', cycles: 2 });
+  const errors = events.filter((e) => e.kind === 'error');
+  t.true(errors.length > 0 && errors.length <= 4, `${errors.length} errors`);
+  t.true(errors.every((e) => e.kind === 'error' && e.severity === 'critical' && e.rolledBack));
+  const actions = events.filter((e) => e.kind === 'action');
+  t.is(actions.length, 2);
+  t.like(actions[0], { tool: 'weather_lookup', status: 'failed' });
+  t.is(count(events, 'decision'), 2);
+});
+
+test('rolled-back attempts count against the goal: it ends Failed and the run ends', (t) => {
+  const events = runBounded({ tools: [buggy], config: { maxCycles: 100, stallThreshold: 1_000 } });
+  t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'input ended and no goal is active' });
+  t.like(events.findLast((e) => e.kind === 'goal'), { change: 'failed' });
+  t.true(count(events, 'error') <= 10);
+});
+
+test('a stage that throws a TypeError before deciding still uses up the tick’s cycle', (t) => {
+  const events = runBounded({
+    config: { maxCycles: 3 },
+    cycle: (stages) =>
+      pipe(
+        stages.observe,
+        map((cycle) => {
+          if (cycle.signal.type === 'tick') throw new TypeError('stage bug');
+          return cycle;
+        }),
+      ),
+  });
+  t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'max cycles reached', cycles: 3 });
+});
