@@ -14,10 +14,11 @@
  * so one parameter per statement instead of one per column moves that work
  * into SQLite, which runs on the driver's worker thread.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import sqlite3 from 'sqlite3';
 import { StoreError, translate } from './storeError.js';
+import { WriterLock } from './writerLock.js';
 import { INSERT_ORDER, INSERT_SQL, MIGRATIONS, SCHEMA_VERSION, type EventRow, type SessionRow, type SignalRow, type SnapshotRow } from './storeSchema.js';
 import { WriteBatch, type InsertTable } from './writeBatch.js';
 
@@ -60,6 +61,8 @@ export class SqliteStore {
     readonly file: string,
     private readonly db: sqlite3.Database,
     options: StoreOptions,
+    /** A writer's hold on the file (none for readers and `:memory:`). */
+    private readonly lock?: WriterLock,
   ) {
     this.batchSize = options.batchSize ?? 500;
   }
@@ -68,16 +71,29 @@ export class SqliteStore {
    * Opens the store as `options.access` says (default: creating it if needed,
    * and migrating it). Fails with a {@link StoreError} when the file is
    * missing (unless created), cannot be written, is locked, is not a database
-   * or was written by a newer version.
+   * or was written by a newer version. A writer (`create`, `existing`) holds
+   * the file's {@link WriterLock} until {@link close}: one writer at a time.
    */
   static async open(file: string, options: StoreOptions = {}): Promise<SqliteStore> {
     const access = options.access ?? 'create';
     if (access !== 'create' && file !== ':memory:' && !existsSync(file)) {
       throw new StoreError(`store: open: ${file} does not exist: 'ooda run --db ${file}' creates a store, or pass another --db`, 'MISSING');
     }
+    if (file !== ':memory:' && statSync(file, { throwIfNoEntry: false })?.isDirectory()) {
+      throw new StoreError(`store: open: ${file} is a folder, not a store file: pass a file (--db FILE)`, 'SQLITE_CANTOPEN');
+    }
     if (access === 'read') return SqliteStore.openForReading(file, options);
-    const store = await SqliteStore.connect(file, file, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE, options);
+    const lock = file === ':memory:' ? undefined : await WriterLock.acquire(file, options.busyTimeoutMs ?? 2000);
+    let store: SqliteStore;
+    try {
+      store = await SqliteStore.connect(file, file, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE, options, lock);
+    } catch (error) {
+      await lock?.release();
+      throw error;
+    }
     return store.prepare(async () => {
+      // A command that continues a store never makes one out of another file (an empty one included).
+      if (access === 'existing') await store.requireSchema();
       await store.run('PRAGMA journal_mode = WAL');
       await store.run(`PRAGMA synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
       await store.migrate();
@@ -105,12 +121,12 @@ export class SqliteStore {
   }
 
   /** Opens the connection; `file` names the store in messages, `target` is what SQLite opens. */
-  private static async connect(file: string, target: string, mode: number, options: StoreOptions): Promise<SqliteStore> {
+  private static async connect(file: string, target: string, mode: number, options: StoreOptions, lock?: WriterLock): Promise<SqliteStore> {
     const db = await new Promise<sqlite3.Database>((resolve, reject) => {
       const handle: sqlite3.Database = new sqlite3.Database(target, mode, (error) => (error ? reject(translate(error, file, 'open')) : resolve(handle)));
     });
     db.configure('busyTimeout', options.busyTimeoutMs ?? 2000);
-    return new SqliteStore(file, db, options);
+    return new SqliteStore(file, db, options, lock);
   }
 
   /** Runs the set-up steps of a new connection, closing it if they fail. */
@@ -133,10 +149,16 @@ export class SqliteStore {
     return version;
   }
 
-  /** For a read-only store: the schema must be this program's, since it cannot be migrated. */
-  private async checkVersion(): Promise<void> {
+  /** The file's schema version, refused when the file has none (it is not an ooda-rx store). */
+  private async requireSchema(): Promise<number> {
     const version = await this.schemaVersion();
     if (version === 0) throw new StoreError(`${this.file} is not an ooda-rx store (it has no schema): pass another --db`, 'SCHEMA');
+    return version;
+  }
+
+  /** For a read-only store: the schema must be this program's, since it cannot be migrated. */
+  private async checkVersion(): Promise<void> {
+    const version = await this.requireSchema();
     if (version < SCHEMA_VERSION) {
       throw new StoreError(`${this.file} has schema version ${version}, older than this program's ${SCHEMA_VERSION}: a command that writes it (ooda resume) migrates it`, 'SCHEMA');
     }
@@ -304,7 +326,11 @@ export class SqliteStore {
       if (statement) await new Promise<void>((resolve) => statement.finalize(() => resolve()));
     }
     this.statements.clear();
-    await new Promise<void>((resolve, reject) => this.db.close((error) => (error ? reject(translate(error, this.file, 'close')) : resolve())));
+    try {
+      await new Promise<void>((resolve, reject) => this.db.close((error) => (error ? reject(translate(error, this.file, 'close')) : resolve())));
+    } finally {
+      await this.lock?.release();
+    }
   }
 }
 

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { events, finished, OODA, runCli, startCli, type CliResult } from './helpers/cli.js';
+import { events, finished, OODA, runCli, startCli, until, type CliResult } from './helpers/cli.js';
 import { holdWriteLock } from './helpers/lock.js';
 import { SqliteStore } from '../sinks/sqliteStore.js';
 import { toSqlite } from '../sinks/toSqlite.js';
@@ -18,14 +18,6 @@ function query<T>(file: string, sql: string): T[] {
     return db.prepare(sql).all() as T[];
   } finally {
     db.close();
-  }
-}
-
-/** Waits (bounded) until the text collected from a stream matches. */
-async function until(read: () => string, pattern: RegExp, timeoutMs = 20_000): Promise<void> {
-  for (let waited = 0; !pattern.test(read()); waited += 20) {
-    if (waited > timeoutMs) throw new Error(`timed out waiting for ${pattern}`);
-    await new Promise((r) => setTimeout(r, 20));
   }
 }
 

@@ -41,6 +41,14 @@ export function finished(child: ChildProcessWithoutNullStreams, timeoutMs = 30_0
   });
 }
 
+/** Waits (bounded) until the text collected from a stream matches. */
+export async function until(read: () => string, pattern: RegExp, timeoutMs = 20_000): Promise<void> {
+  for (let waited = 0; !pattern.test(read()); waited += 20) {
+    if (waited > timeoutMs) throw new Error(`timed out waiting for ${pattern}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 /** Runs the CLI with `input` on stdin and waits for it to exit. */
 export function runCli(args: string[], input = '', env: Record<string, string> = {}): Promise<CliResult> {
   const child = startCli(args, env);

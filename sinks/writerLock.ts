@@ -1,0 +1,44 @@
+/**
+ * WriterLock: one writing process per store file. A process that writes a
+ * store (`ooda run`, `resume`, `consolidate`) holds an exclusive SQLite lock
+ * on a side file, `FILE-lock`, for as long as it has the store open. Readers
+ * (`sessions`, `events`, `replay`, `recall`) never take it, so a store can be
+ * read while an agent writes it.
+ *
+ * SQLite's own locks on the store last only as long as each transaction, so
+ * they cannot keep a second writer from taking over a session that is still
+ * running; this lock lasts as long as the writer. The operating system drops
+ * it when the process ends in any way, `kill -9` included, so a crashed run
+ * never leaves a stale lock behind. The side file is empty and stays after the
+ * run (deleting it while a writer waits for it would let two writers in).
+ */
+import sqlite3 from 'sqlite3';
+import { translate } from './storeError.js';
+
+export class WriterLock {
+  private constructor(private readonly db: sqlite3.Database) {}
+
+  /** Takes the lock of `file`, waiting up to `timeoutMs` for another writer to let go of it. */
+  static async acquire(file: string, timeoutMs: number): Promise<WriterLock> {
+    const db = await new Promise<sqlite3.Database>((resolve, reject) => {
+      const handle: sqlite3.Database = new sqlite3.Database(`${file}-lock`, (error) => (error ? reject(translate(error, file, 'lock')) : resolve(handle)));
+    });
+    db.configure('busyTimeout', timeoutMs);
+    const run = (sql: string): Promise<void> =>
+      new Promise((resolve, reject) => db.run(sql, (error: Error | null) => (error ? reject(translate(error, file, 'lock')) : resolve())));
+    try {
+      // No journal: the lock file never holds data, and a journal would be a second side file.
+      await run('PRAGMA journal_mode = OFF');
+      await run('BEGIN EXCLUSIVE');
+    } catch (error) {
+      await new Promise<void>((resolve) => db.close(() => resolve()));
+      throw error;
+    }
+    return new WriterLock(db);
+  }
+
+  /** Lets go of the lock. */
+  release(): Promise<void> {
+    return new Promise((resolve) => this.db.close(() => resolve()));
+  }
+}
