@@ -91,6 +91,9 @@ export class Persistence {
   static async open(options: PersistenceOptions, context: PersistenceContext): Promise<Persistence> {
     const store = await SqliteStore.open(options.db, options);
     try {
+      if (await store.session(context.session)) {
+        throw new StoreError(`store: ${options.db} already holds a session ${context.session}: pass another --session, or none for a new id`, 'SESSION_EXISTS');
+      }
       const ids = await store.nextIds();
       const latest = options.fresh ? undefined : await store.latestSession();
       if (!latest) return new Persistence(store, options, context, context.config, ids.seq, ids, undefined, undefined, undefined);
@@ -235,7 +238,9 @@ export async function startPersistentProgram(
     throw new StoreError(`store: ${store.db} holds no session to resume (start one with 'ooda run --db ${store.db}')`, 'NO_SESSION');
   }
   if (resumed) {
-    log(`${store.db} holds session ${resumed.from}: resuming it at cycle ${resumed.cycle} as session ${program.session} (--fresh starts a new mind)`);
+    // Only `run` resumes implicitly; `resume` and `consolidate` asked for it.
+    const hint = store.requireSession ? '' : ' (--fresh starts a new mind)';
+    log(`${store.db} holds session ${resumed.from}: resuming it at cycle ${resumed.cycle} as session ${program.session}${hint}`);
   }
   return startProgram({ ...program, config: persistence.config, persistence }, io);
 }

@@ -2,7 +2,7 @@
  * `ooda recall --query Q [--top-k K]`: episodic recall (seed 001) on the
  * latest saved state of the store; prints the episodes as NDJSON, best first.
  */
-import { Mind } from '../../streams/index.js';
+import { Mind, StoreError } from '../../streams/index.js';
 import { intFlag, log, parseFlags, UsageError, type Command } from '../cli.js';
 import { DEFAULT_DB, STORE_FLAGS, STORE_USAGE, withStore } from '../store.js';
 
@@ -28,7 +28,10 @@ export const recall: Command = {
     const { session, state } = await withStore(values.db, async (store) => {
       const latest = await store.latestSession();
       const snapshot = latest && (await store.snapshot(latest.id, 'latest'));
-      if (!snapshot) throw new UsageError(`${values.db ?? DEFAULT_DB} holds no saved session to recall from`);
+      if (!snapshot) {
+        const db = values.db ?? DEFAULT_DB;
+        throw new StoreError(`store: ${db} holds no saved session to recall from (start one with 'ooda run --db ${db}')`, 'NO_SESSION');
+      }
       return { session: latest.id, state: JSON.parse(snapshot.state) as unknown };
     });
     const { episodes } = Mind.fromJSON(state);

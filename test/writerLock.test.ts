@@ -1,0 +1,72 @@
+import test from 'ava';
+import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { events, finished, runCli, startCli } from './helpers/cli.js';
+
+const tempDir = (): string => mkdtempSync(join(tmpdir(), 'ooda-writer-'));
+
+test('one writer per store: while a run writes it, a second run or consolidate is refused, readers still read it, and it is free again once the run ends', async (t) => {
+  const db = join(tempDir(), 'live.db');
+  // A run whose stdin stays open keeps writing the store until stdin ends.
+  const writer = startCli(['run', '--db', db, '--heartbeat', '0', '--session', 'first']);
+  const done = finished(writer);
+  writer.stdin.write('{"type":"fact","subject":"Mars","predicate":"has moon","object":"Phobos"}\n');
+  let listed = '';
+  for (let tries = 0; tries < 100 && !/"status":"running"/.test(listed); tries++) {
+    listed = (await runCli(['sessions', '--db', db, '--json'])).stdout;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  t.deepEqual(events(listed).map((s) => [s.id, s.status]), [['first', 'running']], 'a reader lists the live session');
+
+  for (const args of [['run', '--db', db, '--no-stdin', '--max-cycles', '1', '--session', 'second'], ['consolidate', '--db', db]]) {
+    const refused = await runCli(args);
+    t.is(refused.code, 1, `${args[0]}: ${refused.stderr}`);
+    t.regex(refused.stderr, /ooda: store: lock: .*live\.db is locked by another process .*is another ooda running on it\?/, args[0]);
+    t.notRegex(refused.stderr, /resuming|re-applied/, `${args[0]} touched the live session`);
+  }
+
+  writer.stdin.end();
+  const ended = await done;
+  t.is(ended.code, 0, ended.stderr);
+  const after = events((await runCli(['sessions', '--db', db, '--json'])).stdout);
+  t.deepEqual(after.map((s) => [s.id, s.status]), [['first', 'ended']], 'the refused commands left nothing behind');
+  const next = await runCli(['run', '--db', db, '--no-stdin', '--max-cycles', '1', '--session', 'second']);
+  t.is(next.code, 0, next.stderr);
+});
+
+test('a --session id the store already holds is refused before the run starts, and the store keeps one session of that id', async (t) => {
+  const db = join(tempDir(), 'ids.db');
+  t.is((await runCli(['run', '--db', db, '--no-stdin', '--max-cycles', '2', '--session', 'mine', '--goal', 'x'])).code, 0);
+  for (const extra of [[], ['--fresh']]) {
+    const again = await runCli(['run', '--db', db, '--no-stdin', '--max-cycles', '2', '--session', 'mine', '--goal', 'y', ...extra]);
+    t.is(again.code, 1, again.stderr);
+    t.regex(again.stderr, /ooda: store: .*ids\.db already holds a session mine: pass another --session, or none for a new id/);
+    t.is(again.stdout, '', 'no event was emitted');
+  }
+  const sessions = events((await runCli(['sessions', '--db', db, '--json'])).stdout);
+  t.deepEqual(sessions.map((s) => [s.id, s.status]), [['mine', 'ended']]);
+});
+
+test('commands that continue a store refuse an empty file and leave it empty; a folder is named as such', async (t) => {
+  const dir = tempDir();
+  const empty = join(dir, 'empty.db');
+  writeFileSync(empty, '');
+  for (const command of ['resume', 'consolidate']) {
+    const result = await runCli([command, '--db', empty]);
+    t.is(result.code, 1, result.stderr);
+    t.regex(result.stderr, /empty\.db is not an ooda-rx store \(it has no schema\)/, command);
+    t.is(statSync(empty).size, 0, `${command} wrote into the file`);
+  }
+  const recall = await runCli(['recall', '--db', empty, '--query', 'x']);
+  t.is(recall.code, 1, recall.stderr);
+
+  const folder = join(dir, 'adir');
+  mkdirSync(folder);
+  for (const args of [['sessions', '--db', folder], ['run', '--db', folder, '--no-stdin', '--max-cycles', '1']]) {
+    const result = await runCli(args);
+    t.is(result.code, 1, result.stderr);
+    t.regex(result.stderr, /ooda: store: open: .*adir is a folder, not a store file/, args[0]);
+  }
+  t.false(existsSync(`${folder}-lock`), 'no lock file for a store that was never opened');
+});
