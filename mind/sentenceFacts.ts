@@ -9,8 +9,10 @@
  *   rest joins the predicate ("Mars has moon Phobos" → (mars, has moon, phobos)).
  *
  * Leading articles are dropped; subjects and objects are at most four words.
+ * A question states no fact ("What is the capital of France", "Is Pluto a
+ * planet?"): see {@link isQuestion}.
  */
-import { sentences } from './text.js';
+import { punctuatedSentences, withoutEndPunctuation } from './text.js';
 
 export interface SentenceFact {
   subject: string;
@@ -28,11 +30,32 @@ const HAS = new RegExp(String.raw`^(?:the\s+|an?\s+)?${PHRASE}\s+(?:has|have)\s+
 /** The facts stated by the sentences of `text`, in order. */
 export function sentenceFacts(text: string): SentenceFact[] {
   const out: SentenceFact[] = [];
-  for (const sentence of sentences(text)) {
+  for (const punctuated of punctuatedSentences(text)) {
+    const sentence = withoutEndPunctuation(punctuated);
+    if (sentence.length === 0 || isQuestion(punctuated)) continue;
     const fact = parseSentence(sentence);
     if (fact) out.push(fact);
   }
   return out;
+}
+
+const INTERROGATIVES = new Set(['what', 'who', 'whom', 'whose', 'which', 'where', 'when', 'why', 'how']);
+const AUXILIARIES = new Set([
+  'is', 'are', 'was', 'were', 'am', 'do', 'does', 'did', 'has', 'have', 'had',
+  'can', 'could', 'will', 'would', 'shall', 'should', 'may', 'might', 'must',
+]);
+
+/**
+ * Whether a sentence asks rather than states: it ends with `?`, starts with an
+ * interrogative (what, who, which, where, when, why, how, …), or starts with an
+ * auxiliary verb followed by a subject ("Is Pluto a planet", "Does Mars have
+ * moons"; but "May is a month" states).
+ */
+export function isQuestion(sentence: string): boolean {
+  if (sentence.trimEnd().endsWith('?')) return true;
+  const [first = '', second = ''] = sentence.toLowerCase().match(/[\p{L}']+/gu) ?? [];
+  if (INTERROGATIVES.has(first)) return true;
+  return AUXILIARIES.has(first) && second !== '' && !AUXILIARIES.has(second);
 }
 
 function parseSentence(sentence: string): SentenceFact | null {

@@ -128,12 +128,24 @@ export function stem(word: string): string {
   return word;
 }
 
-/** Splits text into sentences (on `.`, `!`, `?`, `;` and line breaks), trimmed, empty ones dropped. */
+/** Splits text into sentences (on `.`, `!`, `?`, `;` and line breaks), trimmed, end punctuation and empty ones dropped. */
 export function sentences(text: string): string[] {
+  return punctuatedSentences(text)
+    .map(withoutEndPunctuation)
+    .filter((s) => s.length > 0);
+}
+
+/** The sentences of `text` as {@link sentences} splits them, with their end punctuation kept ("Is it?"). */
+export function punctuatedSentences(text: string): string[] {
   return text
     .split(/(?<=[.!?;])\s+|\n+/)
-    .map((s) => s.trim().replace(/[.!?;]+$/, ''))
+    .map((s) => s.trim())
     .filter((s) => s.length > 0);
+}
+
+/** A sentence without its end punctuation. */
+export function withoutEndPunctuation(sentence: string): string {
+  return sentence.replace(/[.!?;]+$/, '');
 }
 
 const stemCache = new Map<string, readonly string[]>();

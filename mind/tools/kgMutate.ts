@@ -1,7 +1,8 @@
 /**
  * kg_mutate (core): adds or removes a triple. When the goal itself states
  * facts ("Remember that Pluto is a dwarf planet"), it proposes adding the first
- * one the graph lacks and scores high; otherwise it scores low and proposes
+ * one the graph lacks and scores high (a question, "What is the capital of
+ * France", states no fact: see mind/sentenceFacts.ts); otherwise it scores low and proposes
  * bookkeeping: marking the goal's focus symbol as explored (`agent:explored`,
  * metadata, never counted as knowledge).
  */

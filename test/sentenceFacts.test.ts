@@ -1,0 +1,41 @@
+import test from 'ava';
+import { from, toArray, VirtualTimeScheduler } from 'rxjs';
+import { isQuestion, sentenceFacts } from '../mind/sentenceFacts.js';
+import type { AgentEvent } from '../streams/events.js';
+import { agentEvents, createTestAgent, goalStimulus } from '../streams/testing.js';
+
+const QUESTIONS = [
+  'What is the capital of France',
+  'Who is the king of Mars',
+  'What is the weather forecast in Paris',
+  'Which planet has rings',
+  'Is Pluto a dwarf planet',
+  'Does Mars have moons',
+  'Saturn has rings?',
+];
+
+test('a question states no fact; a statement does', (t) => {
+  for (const question of QUESTIONS) {
+    t.true(isQuestion(question), question);
+    t.deepEqual(sentenceFacts(question), [], question);
+  }
+  // Statements still do, including ones starting with a word that can be an auxiliary.
+  for (const statement of ['Pluto is a dwarf planet', 'May is a month', 'Saturn has rings']) t.false(isQuestion(statement), statement);
+  t.deepEqual(
+    sentenceFacts('Who is the king of Mars? Pluto is a dwarf planet. May is a month. Saturn has rings.').map((f) => [f.subject, f.predicate, f.object]),
+    [['Pluto', 'is a', 'dwarf planet'], ['May', 'is a', 'month'], ['Saturn', 'has', 'rings']],
+  );
+});
+
+for (const question of QUESTIONS.slice(0, 3)) {
+  test(`the goal "${question}" is neither stored as a fact nor completed by storing itself`, (t) => {
+    const scheduler = new VirtualTimeScheduler();
+    const agent = createTestAgent(scheduler, { config: { maxCycles: 4 } });
+    let events: AgentEvent[] = [];
+    agentEvents(agent, { inputs: [from([goalStimulus(question)])] }).pipe(toArray()).subscribe((all) => (events = all));
+    scheduler.flush();
+    t.false(events.some((e) => e.kind === 'action' && e.tool === 'kg_mutate' && (e.input as { predicate?: string }).predicate === 'is a'));
+    t.false(events.some((e) => e.kind === 'goal' && e.change === 'completed'));
+    t.is(agent.mind.graph.query({ predicate: 'is a' }).length, 0);
+  });
+}
