@@ -1,7 +1,8 @@
 /**
  * perceive: raw stimuli → validated signals (zod), stamped with scheduler time.
  * What does not parse becomes a `rejected` event naming the line and the
- * reason, and the stream goes on.
+ * reason, and the stream goes on. The signal's `meta` is the transport's: its
+ * `source` (and `line`) come from the stimulus, never from the sender.
  *
  *   stimuli:     --a---b---c--|      (b is not JSON)
  *   perceive():  --S---R---S--|      (S: { ok: true, signal }, R: { ok: false, rejected })
@@ -36,9 +37,7 @@ export function perceiveOne(runtime: Pick<Runtime, 'now' | 'mind'>, stimulus: St
   if (!validated.ok) return reject(runtime, stimulus, validated.reason);
   // zod returns a fresh object: stamp it in place rather than copying it.
   const signal: Signal = validated.signal;
-  const meta = { ...signal.meta, source: signal.meta.source ?? stimulus.source };
-  if (stimulus.line !== undefined) meta.line = stimulus.line;
-  signal.meta = meta;
+  signal.meta = stimulus.line === undefined ? { source: stimulus.source } : { source: stimulus.source, line: stimulus.line };
   signal.at = runtime.now();
   return { ok: true, signal };
 }

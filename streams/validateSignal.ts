@@ -3,6 +3,9 @@
  * WebSocket message): shape first (an object with a known `type`), then the
  * zod schema. Problems are named with the field and the reason, e.g.
  * `invalid goal signal: priority: Too big: expected number to be <=255`.
+ * The envelope (`depth`, `meta`, `at`) is the runtime's to set, not the
+ * sender's: a signal from outside that carries it is rejected, so perceive can
+ * stamp the transport's own source and every such signal is `perceived`.
  */
 import { EXTERNAL_SIGNAL_TYPES, ExternalSignal } from './signals.js';
 
@@ -25,9 +28,21 @@ function shapeProblem(value: unknown): string | null {
     return `expected a JSON object with a "type" field, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`;
   }
   const type = (value as { type?: unknown }).type;
-  if (TYPES.has(type)) return null;
+  if (TYPES.has(type)) return envelopeProblem(type as string, value);
   const expected = `expected one of ${EXTERNAL_SIGNAL_TYPES.join(', ')}`;
   return type === undefined ? `missing "type" (${expected})` : `unknown signal type ${JSON.stringify(type)} (${expected})`;
 }
 
 const TYPES: ReadonlySet<unknown> = new Set(EXTERNAL_SIGNAL_TYPES);
+
+/** The envelope fields the runtime sets on a signal from outside, and what it sets them to. */
+const RUNTIME_FIELDS = {
+  depth: 'every signal from outside enters at depth 0',
+  meta: 'its source is the transport it came by (stdin, a --kg file, ws-3, …) and its line the line number',
+  at: 'it is stamped with the time it was perceived',
+} as const;
+
+function envelopeProblem(type: string, value: object): string | null {
+  const field = Object.keys(RUNTIME_FIELDS).find((key) => key in value) as keyof typeof RUNTIME_FIELDS | undefined;
+  return field ? `invalid ${type} signal: ${field}: set by the runtime, not by the sender: ${RUNTIME_FIELDS[field]}` : null;
+}
