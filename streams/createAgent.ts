@@ -148,8 +148,17 @@ export interface Agent {
   run(sources?: AgentSources): Connectable<AgentEvent>;
   /** Stops gracefully: sources first, in-flight work drains, then the stream completes. */
   stop(reason?: string): void;
-  /** Feeds a signal into the running agent (as internal input, no validation). */
-  inject(signal: Signal): void;
+  /**
+   * Feeds a signal into the agent (as internal input, no validation). Signals
+   * injected before the run's stream is connected (or before `run()`) are
+   * queued and processed, in order, as soon as it is connected. Every accepted
+   * signal is processed before the run decides it has nothing left to do
+   * (signals injected one after another in the same task all are); a run
+   * without `keepAlive` whose inputs have ended stops once idle, after which
+   * `inject` accepts nothing. Returns whether the signal was accepted (false
+   * once the run has stopped).
+   */
+  inject(signal: Signal): boolean;
 }
 
 /** The watchers every agent runs before its own. */
@@ -173,7 +182,9 @@ export function createAgent(options: AgentOptions = {}): Agent {
   Psyche.attach(mind, options.psyche);
   const skills = new SkillRegistry([policySkill, ...(options.skills ?? [])]);
   let stopRun: (reason: string) => void = () => undefined;
-  let injectSignal: (signal: Signal) => void = () => undefined;
+  /** Signals injected while no run is connected, for the next one. */
+  const queued: Signal[] = [];
+  let injectSignal: (signal: Signal) => boolean = (signal) => (queued.push(signal), true);
   let passAt: number | undefined;
   const runtime = createRuntime({
     mind,
@@ -208,6 +219,8 @@ export function createAgent(options: AgentOptions = {}): Agent {
     let halted = false;
     let haltReason = 'input ended';
     let inputsEnded = false;
+    let connected = false;
+    let settleScheduled = false;
     let pending = 0;
     const drive = sources.drive ?? true;
     let held = false;
@@ -221,12 +234,14 @@ export function createAgent(options: AgentOptions = {}): Agent {
       }),
     );
 
+    /** Whether the run has nothing left to do: inputs ended, no pass in flight, no work for the driver. */
+    const idle = (): boolean => inputsEnded && !sources.keepAlive && pending === 0 && !driver.busy && !(drive && driver.hasWork);
     const settleIfIdle = (): void => {
       if (halted) return;
       const atMax = drive && mind.cycle >= config.maxCycles;
       // At max cycles a live run (keepAlive) stops at once; otherwise finite input is still read to its end.
       if (atMax && sources.keepAlive) return halt('max cycles reached');
-      if (inputsEnded && !sources.keepAlive && pending === 0 && !driver.busy && !(drive && driver.hasWork)) {
+      if (idle()) {
         halt(atMax ? 'max cycles reached' : mind.goals.hasActive() ? 'input ended (agent paused)' : 'input ended and no goal is active');
       }
     };
@@ -239,10 +254,30 @@ export function createAgent(options: AgentOptions = {}): Agent {
       halt$.complete();
       if (pending === 0) internal$.complete();
     };
+    /** Settles once the current task is done, so that signals injected synchronously meanwhile are processed first. */
+    const settleAfterTask = (): void => {
+      if (settleScheduled) return;
+      settleScheduled = true;
+      scheduler.schedule(() => {
+        settleScheduled = false;
+        settleIfIdle();
+      });
+    };
     stopRun = halt;
     injectSignal = (signal) => {
-      if (!halted) internal$.next(signal);
+      if (halted) return false;
+      if (connected) internal$.next(signal);
+      else queued.push(signal);
+      return true;
     };
+    // Signals queued before the connection, delivered once internal$ is listened to.
+    const injected$ = merge(
+      internal$,
+      defer(() => {
+        connected = true;
+        return from(queued.splice(0));
+      }),
+    );
 
     const stamped = (signal: Signal): Entering => ({ signal: signal.at === undefined ? { ...signal, at: scheduler.now() } : signal });
     const inputs$ = merge(
@@ -255,11 +290,11 @@ export function createAgent(options: AgentOptions = {}): Agent {
       takeUntil(halt$),
       finalize(() => {
         inputsEnded = true;
-        scheduler.schedule(settleIfIdle);
+        settleAfterTask();
       }),
     );
     const ambient$ = merge(...(sources.ambient ?? [])).pipe(takeUntil(halt$));
-    const incoming$ = merge(inputs$, merge(ambient$, internal$).pipe(map(stamped)));
+    const incoming$ = merge(inputs$, merge(ambient$, injected$).pipe(map(stamped)));
 
     const passes$ = incoming$.pipe(
       tap(() => pending++),
@@ -279,6 +314,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
               else driver.wake();
             }
             if (halted && pending === 0 && !driver.busy) internal$.complete();
+            else if (idle()) settleAfterTask();
             else settleIfIdle();
           }),
         );
