@@ -4,7 +4,7 @@
  * lifecycle (SIGINT → 130, SIGTERM → 143, a second signal forces the exit).
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { configFromEnvironment, ConfigError, readConfigFile, resolveConfig, type AgentConfig } from '../streams/index.js';
+import { configFromEnvironment, ConfigError, MAX_TIMER_MS, readConfigFile, resolveConfig, type AgentConfig } from '../streams/index.js';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -25,20 +25,50 @@ type Parsed<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; o
 
 export function parseFlags<O extends Options>(argv: string[], options: O): Parsed<O> {
   try {
-    return parseArgs({ args: argv, options, strict: true, allowPositionals: false });
+    return parseArgs({ args: attachNegativeNumbers(argv, options), options, strict: true, allowPositionals: false });
   } catch (error) {
     const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '');
     throw new UsageError(message);
   }
 }
 
-/** A whole number flag (`--max-cycles 20`), or undefined when absent. */
-export function intFlag(name: string, raw: string | undefined, { min = 0 } = {}): number | undefined {
+/**
+ * `--flag -5` → `--flag=-5` for a flag that takes a value, so a negative number
+ * reaches the flag's own check ("must be at least 0") instead of parseArgs'
+ * "argument is ambiguous".
+ */
+function attachNegativeNumbers(argv: string[], options: Options): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    if (arg.startsWith('--') && options[arg.slice(2)]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
+/** A whole number flag (`--max-cycles 20`) from `min` (default 0) to `max`, or undefined when absent. */
+export function intFlag(name: string, raw: string | undefined, { min = 0, max = Number.MAX_SAFE_INTEGER, unit = '' } = {}): number | undefined {
   if (raw === undefined) return undefined;
   if (!/^-?\d+$/.test(raw.trim())) throw new UsageError(`--${name}: expected a whole number, got ${JSON.stringify(raw)}`);
   const value = Number(raw);
-  if (value < min) throw new UsageError(`--${name}: must be at least ${min}, got ${value}`);
+  if (value < min) throw new UsageError(`--${name}: must be at least ${min}, got ${raw.trim()}`);
+  if (value > max) throw new UsageError(`--${name}: must be at most ${max}${unit}, got ${raw.trim()}`);
   return value;
+}
+
+/** A period flag in ms (`--pace 500`): 0 to the longest timer Node honours, {@link MAX_TIMER_MS}. */
+export function msFlag(name: string, raw: string | undefined): number | undefined {
+  return intFlag(name, raw, { max: MAX_TIMER_MS, unit: ' ms (the longest timer Node honours)' });
+}
+
+/** A text flag that must not be empty (`--session ID`), or undefined when absent. */
+export function textFlag(name: string, raw: string | undefined, what: string): string | undefined {
+  if (raw !== undefined && raw.trim() === '') throw new UsageError(`--${name}: expected ${what}, got an empty string`);
+  return raw;
 }
 
 /** Resolves the configuration from its layers; flags win. */

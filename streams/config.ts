@@ -9,17 +9,23 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { MindConfig } from '../mind/config.js';
 
+/** The longest period a Node timer takes (2^31 − 1 ms, about 24.8 days); longer ones silently become 1 ms. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** A period in ms that a timer can honour: a whole number from 0 to {@link MAX_TIMER_MS}. */
+const periodMs = () => z.number().int().nonnegative().max(MAX_TIMER_MS);
+
 export const AgentConfig = MindConfig.extend({
     /** Stop `run` after this many cycles (seed 001: 1000). */
     maxCycles: z.number().int().nonnegative().default(1000),
     /** Heartbeat period in ms (seed 004: 60 s); 0 turns the heartbeat off. */
-    heartbeatMs: z.number().int().nonnegative().default(60_000),
+    heartbeatMs: periodMs().default(60_000),
     /** Pause between driven cycles in ms; 0 runs them back to back. */
-    paceMs: z.number().int().nonnegative().default(0),
+    paceMs: periodMs().default(0),
     /** Feedback depth limit (seed 004: 10). */
     maxDepth: z.number().int().positive().default(10),
     /** Auto-save period in ms on the heartbeat (seed 004: 300 s). */
-    autoSaveMs: z.number().int().nonnegative().default(300_000),
+    autoSaveMs: periodMs().default(300_000),
     /** Reflection settings (seed 002): every `interval` cycles. */
     reflection: z
       .object({

@@ -11,6 +11,7 @@ export {
   ConfigError,
   configFromEnvironment,
   defaultConfig,
+  MAX_TIMER_MS,
   readConfigFile,
   resolveConfig,
   type AgentConfigInput,

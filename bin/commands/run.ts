@@ -3,7 +3,7 @@
  * stdin, printing events as NDJSON (or a readable log) on stdout.
  */
 import { startPersistentProgram, startProgram, WsServer, type AgentConfig } from '../../streams/index.js';
-import { intFlag, loadConfig, log, parseFlags, UsageError, withSignals, type Command } from '../cli.js';
+import { intFlag, loadConfig, log, msFlag, parseFlags, textFlag, UsageError, withSignals, type Command } from '../cli.js';
 import { DEFAULT_DB, storeOptions } from '../store.js';
 
 export const RUN_USAGE = `usage: ooda run [--goal TEXT]... [options]
@@ -77,8 +77,8 @@ export function parseRun(argv: string[], defaults: RunDefaults = {}) {
   const { values } = parseFlags(argv, RUN_FLAGS);
   const config: AgentConfig = loadConfig(values.config, {
     maxCycles: intFlag('max-cycles', values['max-cycles']),
-    heartbeatMs: intFlag('heartbeat', values.heartbeat),
-    paceMs: intFlag('pace', values.pace),
+    heartbeatMs: msFlag('heartbeat', values.heartbeat),
+    paceMs: msFlag('pace', values.pace),
     seed: intFlag('seed', values.seed, { min: -2147483648 }),
   });
   const format = values.format ?? defaults.format ?? 'ndjson';
@@ -100,10 +100,10 @@ export function parseRun(argv: string[], defaults: RunDefaults = {}) {
       config,
       goals: [...(defaults.goals ?? []), ...(values.goal ?? [])],
       files: [...(defaults.files ?? []), ...(values.kg ?? [])],
-      session: values.session ?? defaultSessionId(),
+      session: textFlag('session', values.session, 'a session id') ?? defaultSessionId(),
       format: format as 'ndjson' | 'pretty',
       readStdin: values['no-stdin'] ? false : (defaults.readStdin ?? !process.stdin.isTTY),
-      vitalsMs: intFlag('vitals', values.vitals) ?? config.heartbeatMs,
+      vitalsMs: msFlag('vitals', values.vitals) ?? config.heartbeatMs,
     },
   };
 }

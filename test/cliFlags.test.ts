@@ -1,0 +1,36 @@
+/**
+ * Numeric and text flags are checked by the tool itself: a period past the
+ * longest timer Node honours, a negative number and an empty session id are
+ * usage errors (exit 2) naming the flag and the limit.
+ */
+import test from 'ava';
+import { runCli } from './helpers/cli.js';
+
+const usage = async (args: string[], env: Record<string, string> = {}) => runCli(['run', '--no-db', '--no-stdin', ...args], '', env);
+
+test('ms flags past 2147483647 are refused naming the flag and the maximum', async (t) => {
+  for (const flag of ['--pace', '--heartbeat', '--vitals']) {
+    const { code, stderr } = await usage([flag, '2147483648']);
+    t.is(code, 2, `${flag}: ${stderr}`);
+    t.is(stderr, `ooda: ${flag}: must be at most 2147483647 ms (the longest timer Node honours), got 2147483648\n`);
+  }
+  const env = await usage([], { OODA_HEARTBEAT_MS: '99999999999' });
+  t.is(env.code, 2);
+  t.regex(env.stderr, /config environment: heartbeatMs: Too big: expected number to be <=2147483647/);
+});
+
+test('negative numbers get the flag\u2019s own message, not parseArgs\u2019 "ambiguous"', async (t) => {
+  for (const [flag, value] of [['--max-cycles', '-5'], ['--heartbeat', '-1']] as const) {
+    const { code, stderr } = await usage([flag, value]);
+    t.is(code, 2, stderr);
+    t.is(stderr, `ooda: ${flag}: must be at least 0, got ${value}\n`);
+  }
+  const seed = await usage(['--seed', '-7', '--max-cycles', '0']);
+  t.is(seed.code, 0, seed.stderr);
+});
+
+test('an empty --session is a usage error', async (t) => {
+  const { code, stderr } = await usage(['--session', '', '--max-cycles', '0']);
+  t.is(code, 2);
+  t.is(stderr, 'ooda: --session: expected a session id, got an empty string\n');
+});
