@@ -4,7 +4,7 @@
  * to run first, config file and seed.
  */
 import type { AgentConfig } from '../streams/index.js';
-import { intFlag, loadConfig, parseFlags } from './cli.js';
+import { intFlag, loadConfig, parseFlags, readableFiles } from './cli.js';
 
 export const AGENT_FLAGS = {
   goal: { type: 'string', multiple: true },
@@ -34,7 +34,7 @@ export function parseAgentFlags(argv: string[], defaultCycles: number): AgentFla
   return {
     config,
     goals: values.goal ?? [],
-    files: values.kg ?? [],
+    files: readableFiles('kg', values.kg),
     cycles: intFlag('cycles', values.cycles) ?? defaultCycles,
   };
 }

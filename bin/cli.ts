@@ -3,6 +3,7 @@
  * config layers (defaults < file < environment < flags), and the process
  * lifecycle (SIGINT → 130, SIGTERM → 143, a second signal forces the exit).
  */
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { configFromEnvironment, ConfigError, MAX_TIMER_MS, readConfigFile, resolveConfig, type AgentConfig } from '../streams/index.js';
 
@@ -69,6 +70,33 @@ export function msFlag(name: string, raw: string | undefined): number | undefine
 export function textFlag(name: string, raw: string | undefined, what: string): string | undefined {
   if (raw !== undefined && raw.trim() === '') throw new UsageError(`--${name}: expected ${what}, got an empty string`);
   return raw;
+}
+
+/** Why a file cannot be read, in a few words. */
+const FILE_PROBLEMS: Record<string, string> = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'is a directory', ENOTDIR: 'a part of the path is not a directory' };
+
+/**
+ * File flags (`--kg FILE`, repeatable) that must be readable files: each is
+ * opened now, so a missing file, a directory or one without read permission
+ * is a usage error naming the flag, the file and the reason before anything starts.
+ */
+export function readableFiles(name: string, files: readonly string[] = []): string[] {
+  for (const file of files) {
+    let problem: string | undefined;
+    try {
+      const fd = openSync(file, 'r');
+      try {
+        if (fstatSync(fd).isDirectory()) problem = FILE_PROBLEMS.EISDIR;
+      } finally {
+        closeSync(fd);
+      }
+    } catch (error) {
+      const { code, message } = error as NodeJS.ErrnoException;
+      problem = (code && FILE_PROBLEMS[code]) ?? message;
+    }
+    if (problem) throw new UsageError(`--${name}: cannot read ${JSON.stringify(file)}: ${problem}`);
+  }
+  return [...files];
 }
 
 /** Resolves the configuration from its layers; flags win. */

@@ -3,7 +3,7 @@
  * stdin, printing events as NDJSON (or a readable log) on stdout.
  */
 import { startPersistentProgram, startProgram, WsServer, type AgentConfig } from '../../streams/index.js';
-import { intFlag, loadConfig, log, msFlag, parseFlags, textFlag, UsageError, withSignals, type Command } from '../cli.js';
+import { intFlag, loadConfig, log, msFlag, parseFlags, readableFiles, textFlag, UsageError, withSignals, type Command } from '../cli.js';
 import { DEFAULT_DB, storeOptions } from '../store.js';
 
 export const RUN_USAGE = `usage: ooda run [--goal TEXT]... [options]
@@ -99,7 +99,7 @@ export function parseRun(argv: string[], defaults: RunDefaults = {}) {
     options: {
       config,
       goals: [...(defaults.goals ?? []), ...(values.goal ?? [])],
-      files: [...(defaults.files ?? []), ...(values.kg ?? [])],
+      files: [...(defaults.files ?? []), ...readableFiles('kg', values.kg)],
       session: textFlag('session', values.session, 'a session id') ?? defaultSessionId(),
       format: format as 'ndjson' | 'pretty',
       readStdin: values['no-stdin'] ? false : (defaults.readStdin ?? !process.stdin.isTTY),
