@@ -63,19 +63,26 @@ export function defaultConfig(): AgentConfig {
 type Layer = { origin: string; values: Record<string, unknown> };
 
 /**
- * Merges layers in order (later wins, objects merged key by key) and validates
- * the result. Throws {@link ConfigError} naming the first bad key and which
- * layer it came from.
+ * Validates each layer on its own, in order, then merges them (later wins,
+ * objects merged key by key). Throws {@link ConfigError} naming the first bad
+ * key and the layer it is in, even when a later layer overrides it.
  */
 export function resolveConfig(layers: Layer[]): AgentConfig {
   let merged: Record<string, unknown> = {};
-  for (const layer of layers) merged = deepMerge(merged, layer.values);
-  const parsed = AgentConfig.safeParse(merged);
+  for (const layer of layers) {
+    validate(layer);
+    merged = deepMerge(merged, layer.values);
+  }
+  return validate({ origin: 'merged layers', values: merged });
+}
+
+/** Parses one layer's values (the defaults fill the rest); a bad key is a ConfigError naming the layer. */
+function validate(layer: Layer): AgentConfig {
+  const parsed = AgentConfig.safeParse(layer.values);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const key = issue.path.join('.') || (issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : '(root)');
-  const origin = layers.findLast((l) => hasPath(l.values, issue.path))?.origin ?? 'defaults';
-  throw new ConfigError(key, issue.message, origin);
+  throw new ConfigError(key, issue.message, layer.origin);
 }
 
 /** Reads a JSON config file; names the file and the problem when it cannot. */
@@ -143,13 +150,4 @@ function setPath(target: Record<string, unknown>, path: string[], value: unknown
     node = node[key] as Record<string, unknown>;
   }
   node[path[path.length - 1]!] = value;
-}
-
-function hasPath(values: Record<string, unknown>, path: readonly PropertyKey[]): boolean {
-  let node: unknown = values;
-  for (const key of path) {
-    if (!isPlainObject(node) || !(String(key) in node)) return false;
-    node = node[String(key)];
-  }
-  return true;
 }
