@@ -1,7 +1,8 @@
 /**
  * fromNdjson: a readable byte stream → one stimulus per line, with its 1-based
  * line number. Handles CRLF, skips blank lines (they still count), emits a last
- * line that has no newline, and rejects a line longer than `maxLineBytes`
+ * line that has no newline, strips a UTF-8 byte-order mark at the very start
+ * of the stream (not elsewhere), and rejects a line longer than `maxLineBytes`
  * without buffering it whole: its bytes are dropped as they arrive and one
  * stimulus with a `problem` stands for it. A read error ends the stream with a
  * final problem stimulus rather than an error.
@@ -50,6 +51,7 @@ export function fromNdjson(readable: Readable, options: NdjsonOptions = {}): Obs
         text = buffer.toString('utf8', start, end);
       }
       if (text.endsWith('\r')) text = text.slice(0, -1);
+      if (line === 1 && text.charCodeAt(0) === BOM) text = text.slice(1);
       if (text.length > maxLineBytes && Buffer.byteLength(text) > maxLineBytes) {
         subscriber.next({ source, line, problem: `line ${line} is longer than ${maxLineBytes} bytes` });
         return;
@@ -105,11 +107,14 @@ export function fromNdjson(readable: Readable, options: NdjsonOptions = {}): Obs
   });
 }
 
+/** U+FEFF, the byte-order mark some editors put at the start of a UTF-8 file. */
+const BOM = 0xfeff;
+
 /** Whether a line holds only white space (without allocating a trimmed copy). */
 function isBlank(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c !== 32 && c !== 9 && c !== 13 && c !== 0xfeff) return false;
+    if (c !== 32 && c !== 9 && c !== 13 && c !== BOM) return false;
   }
   return true;
 }

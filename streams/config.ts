@@ -85,7 +85,7 @@ function validate(layer: Layer): AgentConfig {
   throw new ConfigError(key, issue.message, layer.origin);
 }
 
-/** Reads a JSON config file; names the file and the problem when it cannot. */
+/** Reads a JSON config file (a leading byte-order mark is skipped); names the file and the problem when it cannot. */
 export function readConfigFile(path: string): Layer {
   let text: string;
   try {
@@ -94,7 +94,7 @@ export function readConfigFile(path: string): Layer {
     throw new ConfigError('(file)', `cannot read ${path}: ${(error as Error).message}`, path);
   }
   try {
-    const values = JSON.parse(text) as unknown;
+    const values = JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
     if (values === null || typeof values !== 'object' || Array.isArray(values)) {
       throw new Error('expected a JSON object');
     }
