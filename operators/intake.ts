@@ -7,7 +7,9 @@
  * Pending questions (user_interact) are settled here, never waited for: every
  * signal first expires the questions whose deadline (scheduler time) has
  * passed, and an `input` answers the question its `replyTo` names, or the
- * oldest one; each emits a `question` event and the goal resumes.
+ * oldest one; each emits a `question` event and the goal resumes. An input
+ * whose `replyTo` names no pending question is kept as plain input, with a
+ * `warning` event naming the id and the pending questions.
  */
 import { answerQuestion, expireQuestions } from '../mind/questionAnswers.js';
 import { record, type Cycle } from '../streams/cycle.js';
@@ -70,6 +72,12 @@ export function intake(runtime: Runtime, cycle: Cycle): void {
           answer: signal.text.slice(0, 400),
         });
         recordGoalChanges(runtime, cycle, answered.changes);
+      } else if (signal.replyTo !== undefined) {
+        const pending = mind.questions.all().map((q) => q.id);
+        record(runtime, cycle, 'warning', {
+          message: `input replyTo ${JSON.stringify(signal.replyTo)} names no pending question (pending: ${pending.join(', ') || 'none'}); taken as plain input`,
+          key: 'replyTo',
+        });
       }
       return;
     }

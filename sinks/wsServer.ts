@@ -279,6 +279,9 @@ export class WsServer implements SignalChannel {
       return error(`not JSON: ${(e as Error).message}`);
     }
     if (message !== null && typeof message === 'object' && 'subscribe' in message) {
+      const { subscribe } = message as { subscribe: unknown };
+      const problem = Array.isArray(subscribe) ? unknownKindsProblem(subscribe) : null;
+      if (problem) return error(`invalid subscribe: ${problem}`);
       const parsed = SubscribeMessage.safeParse(message);
       if (!parsed.success) return error(`invalid subscribe: ${describeIssue(parsed.error.issues[0]!)}`);
       connection.subscription = parsed.data.subscribe === '*' ? 'all' : new Set(parsed.data.subscribe);
@@ -316,9 +319,16 @@ function refuse(socket: Duplex, status: number, reason: string): void {
 function parseKinds(raw: string | null): { subscription: Subscription } | { problem: string } {
   if (raw === null || raw === '' || raw === '*') return { subscription: 'all' };
   const kinds = raw.split(',').map((k) => k.trim());
-  const unknown = kinds.filter((k) => !(EVENT_KINDS as readonly string[]).includes(k));
-  if (unknown.length > 0) return { problem: `unknown event kind(s) in ?subscribe: ${unknown.join(', ')}` };
+  const problem = unknownKindsProblem(kinds);
+  if (problem) return { problem: `?subscribe: ${problem}` };
   return { subscription: new Set(kinds as EventKind[]) };
+}
+
+/** Names the entries of a subscription that are no event kind, and the accepted kinds; null when all are kinds. */
+function unknownKindsProblem(kinds: readonly unknown[]): string | null {
+  const unknown = kinds.filter((k) => !(EVENT_KINDS as readonly unknown[]).includes(k));
+  if (unknown.length === 0) return null;
+  return `unknown event kind(s) ${unknown.map((k) => JSON.stringify(k)).join(', ')} (accepted: ${EVENT_KINDS.join(', ')}, or "*" for all)`;
 }
 
 function describeIssue(issue: { path: PropertyKey[]; message: string; code: string; keys?: string[] }): string {
