@@ -233,6 +233,12 @@ test('consolidate turns the saved working memory into episodes; recall prints th
   t.deepEqual(events(best.stdout).map((e) => e.learnings), [['jupiter', 'europa']]);
   const both = await runCli(['recall', '--db', db, '--query', 'moons']);
   t.is(events(both.stdout).length, 2);
+  const reader = startCli(['recall', '--db', db, '--query', 'moons']);
+  const closedEarly = finished(reader);
+  reader.stdout.destroy();
+  const quiet = await closedEarly;
+  t.is(quiet.code, 0, quiet.stderr);
+  t.notRegex(quiet.stderr, /EPIPE|\n\s+at /, 'a closed pipe ends recall quietly');
   const none = await runCli(['recall', '--db', db, '--query', 'zebra']);
   t.is(none.code, 0, none.stderr);
   t.is(none.stdout, '');

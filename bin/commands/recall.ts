@@ -4,6 +4,7 @@
  */
 import { Mind, StoreError } from '../../streams/index.js';
 import { intFlag, log, parseFlags, UsageError, type Command } from '../cli.js';
+import { printLines } from '../output.js';
 import { DEFAULT_DB, STORE_FLAGS, STORE_USAGE, withStore } from '../store.js';
 
 const USAGE = `usage: ooda recall --query Q [--top-k K] [--db FILE]
@@ -36,7 +37,7 @@ export const recall: Command = {
     });
     const { episodes } = Mind.fromJSON(state);
     const recalled = episodes.recall(values.query, topK);
-    for (const episode of recalled) process.stdout.write(`${JSON.stringify(episode)}\n`);
+    await printLines(recalled.map((episode) => JSON.stringify(episode)));
     if (recalled.length === 0) log(`none of the ${episodes.size} episode(s) of session ${session} shares a term with ${JSON.stringify(values.query)}`);
     return 0;
   },
