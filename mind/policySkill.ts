@@ -3,10 +3,10 @@
  * run: critical-danger tools, and inputs that delete, drop, truncate, wipe or
  * force-overwrite (shell, SQL, git and file operations).
  */
-import { actionText } from './psyche.js';
+import { actionText } from './actionText.js';
 import type { Skill } from './skills.js';
 
-/** Destructive operations in an action's input (matched on lower-cased text with spaces collapsed). */
+/** Destructive operations in an action's input (matched on its {@link actionText}: its JSON and its values as one line). */
 export const DESTRUCTIVE_PATTERNS: readonly { pattern: RegExp; what: string }[] = [
   { pattern: /\brm\s+-[a-z]*[rf]/, what: 'forced or recursive file removal' },
   { pattern: /\b(rmdir|shred|wipefs|mkfs(\.\w+)?)\b/, what: 'removing directories or wiping disks' },

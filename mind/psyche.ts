@@ -18,6 +18,7 @@
  * The psyche is a journaled {@link MindExtension}, saved with the mind.
  */
 import { z } from 'zod';
+import { actionText, normalise } from './actionText.js';
 import type { Goal } from './goals.js';
 import type { Mind, MindExtension } from './mind.js';
 import type { Danger, Tool } from './tool.js';
@@ -243,15 +244,6 @@ function matchesAction(pattern: ShadowPattern, tool: Tool, goalId: string, text:
   if (pattern.danger !== undefined && DANGER_ORDER.indexOf(tool.danger) < DANGER_ORDER.indexOf(pattern.danger)) return false;
   if (pattern.text !== undefined && !text().includes(normalisedPattern(pattern.text))) return false;
   return true;
-}
-
-/** An action's input as matchable text: lower-cased, whitespace collapsed. */
-export function actionText(input: unknown): string {
-  return normalise(typeof input === 'string' ? input : (JSON.stringify(input) ?? ''));
-}
-
-function normalise(text: string): string {
-  return text.toLowerCase().replace(/\s+/g, ' ');
 }
 
 /** Pattern texts, normalised once: every action is checked against each of them. */

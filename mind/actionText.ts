@@ -1,0 +1,40 @@
+/**
+ * An action's input as the text the shadow's veto patterns and the policy
+ * skill match against: lower-cased, whitespace collapsed.
+ *
+ * A string input is its own text. Any other input gives two lines:
+ * - its JSON, for patterns on structure (`"op": "delete"`);
+ * - its values in order, joined with spaces: what the action reads as, so
+ *   shell_exec's `{ command: 'rm', args: ['-rf', 'victim'] }` is `rm -rf victim`
+ *   and a pattern on a command line sees the command line, not JSON
+ *   punctuation between its words.
+ *
+ * The text of an object input is made once and kept (weakly) for the object,
+ * since every pattern of every check reads it.
+ */
+
+const texts = new WeakMap<object, string>();
+
+export function actionText(input: unknown): string {
+  if (typeof input === 'string') return normalise(input);
+  if (typeof input !== 'object' || input === null) return normalise(JSON.stringify(input) ?? '');
+  let text = texts.get(input);
+  if (text === undefined) {
+    const values: string[] = [];
+    collectValues(input, values);
+    texts.set(input, (text = `${normalise(JSON.stringify(input) ?? '')}\n${normalise(values.join(' '))}`));
+  }
+  return text;
+}
+
+export function normalise(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, ' ');
+}
+
+/** The strings, numbers and booleans inside a value, depth first, in order. */
+function collectValues(value: unknown, into: string[]): void {
+  if (typeof value === 'string') into.push(value);
+  else if (typeof value === 'number' || typeof value === 'boolean') into.push(String(value));
+  else if (Array.isArray(value)) for (const item of value) collectValues(item, into);
+  else if (typeof value === 'object' && value !== null) for (const item of Object.values(value)) collectValues(item, into);
+}
