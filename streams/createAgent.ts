@@ -30,6 +30,7 @@ import {
   map,
   merge,
   mergeMap,
+  Observable,
   of,
   pipe,
   queueScheduler,
@@ -38,7 +39,6 @@ import {
   takeUntil,
   tap,
   type Connectable,
-  type Observable,
   type OperatorFunction,
   type SchedulerLike,
 } from 'rxjs';
@@ -63,7 +63,7 @@ import { stamp } from '../operators/stamp.js';
 import { verify } from '../operators/verify.js';
 import { builtinCommands } from './commands.js';
 import { AgentConfig, type AgentConfigInput } from './config.js';
-import type { Cycle, Watcher } from './cycle.js';
+import { record, type Cycle, type Watcher } from './cycle.js';
 import { CycleDriver } from './driver.js';
 import type { AgentEvent, Draft } from './events.js';
 import { planningCommands } from './planningCommands.js';
@@ -100,7 +100,10 @@ export interface AgentOptions {
   /**
    * Stateful operators over finished passes, applied in order after the
    * built-in ones: followPlans, reflect and loop detection (`interveneOnLoops`,
-   * off with `loopDetection.enabled: false`).
+   * off with `loopDetection.enabled: false`). A watcher that errors (throws)
+   * is dropped from the chain for the rest of the run: a critical `error`
+   * event names it (`watchers[2] (name)`), the pass it failed on goes on, and
+   * later passes bypass it; the run carries on.
    */
   watchers?: Watcher[];
   /** Skills run before act, in descending priority, after the built-in policy skill (priority 100). */
@@ -173,6 +176,58 @@ function rejectionPass(rejected: Draft<'rejected'>): Cycle {
   return { signal: { type: 'rejected', depth: 0, meta, reason: rejected.reason }, events: [rejected] };
 }
 
+/**
+ * Runs a watcher so that its error ends only the watcher, never the stream:
+ * the pass it failed on goes on carrying a critical `error` event that names
+ * it (a synthetic pass carries it when the watcher failed between passes), and
+ * every later pass bypasses it.
+ *
+ *   passes:               --a--b--c--|
+ *   isolated(w throws on b): --a--b'-c--|   (b': b plus the error event; c skips w)
+ */
+function isolated(runtime: Runtime, watcher: OperatorFunction<Cycle, Cycle>, name: string): OperatorFunction<Cycle, Cycle> {
+  return (source) =>
+    new Observable<Cycle>((subscriber) => {
+      const feed = new Subject<Cycle>();
+      let failed = false;
+      /** The pass handed to the watcher that has not come out of it yet (during the hand-over only). */
+      let entering: Cycle | undefined;
+      const watched = feed.pipe(watcher).subscribe({
+        next: (cycle) => {
+          if (cycle === entering) entering = undefined;
+          subscriber.next(cycle);
+        },
+        error: (error: unknown) => {
+          failed = true;
+          const message = error instanceof Error ? error.message : String(error);
+          const cycle = entering ?? { signal: { type: 'error', depth: 0, meta: { source: 'watcher' }, message, severity: 'critical' }, events: [] };
+          entering = undefined;
+          record(runtime, cycle, 'error', {
+            severity: 'critical',
+            message: `watcher ${name} failed: ${message}; it is dropped for the rest of the run`,
+            rolledBack: false,
+          });
+          subscriber.next(cycle);
+        },
+        complete: () => subscriber.complete(),
+      });
+      const upstream = source.subscribe({
+        next: (cycle) => {
+          if (failed) return subscriber.next(cycle);
+          entering = cycle;
+          feed.next(cycle);
+          entering = undefined;
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => (failed ? subscriber.complete() : feed.complete()),
+      });
+      return () => {
+        upstream.unsubscribe();
+        watched.unsubscribe();
+      };
+    });
+}
+
 export function createAgent(options: AgentOptions = {}): Agent {
   const config = AgentConfig.parse(options.config ?? {});
   const scheduler = options.scheduler ?? asyncScheduler;
@@ -211,7 +266,10 @@ export function createAgent(options: AgentOptions = {}): Agent {
     ? options.cycle(stages, runtime)
     : pipe(stages.observe, stages.orient, stages.plan, stages.decide, stages.verify, stages.act, stages.consolidate);
   const chain = feedbackChain(runtime, cycleOp);
-  const watchers = [...DEFAULT_WATCHERS, ...(options.watchers ?? [])].map((w) => w(runtime));
+  const watchers = [
+    ...DEFAULT_WATCHERS.map((w) => isolated(runtime, w(runtime), w.name)),
+    ...(options.watchers ?? []).map((w, i) => isolated(runtime, w(runtime), `watchers[${i}]${w.name ? ` (${w.name})` : ''}`)),
+  ];
 
   const run = (sources: AgentSources = {}): Connectable<AgentEvent> => {
     const halt$ = new Subject<void>();

@@ -1,0 +1,57 @@
+import test from 'ava';
+import { map, tap } from 'rxjs';
+import type { AgentEvent } from '../streams/events.js';
+import { agentEvents, createTestAgent, createTestScheduler, goalStimulus } from '../streams/testing.js';
+import type { AgentOptions } from '../streams/createAgent.js';
+
+/** Runs a goal for a few cycles on virtual time; returns every event. */
+function run(t: { deepEqual: (a: unknown, b: unknown) => void }, options: AgentOptions): AgentEvent[] {
+  const scheduler = createTestScheduler((a, b) => t.deepEqual(a, b));
+  const events: AgentEvent[] = [];
+  scheduler.run(({ cold }) => {
+    const agent = createTestAgent(scheduler, { ...options, config: { maxCycles: 6, stallThreshold: 1_000_000 } });
+    agentEvents(agent, { inputs: [cold('a|', { a: goalStimulus('Find moons of Mars') })] }).subscribe({
+      next: (e) => events.push(e),
+      error: (error) => events.push({ kind: 'stream-error', message: String(error) } as unknown as AgentEvent),
+    });
+  });
+  return events;
+}
+
+test('a watcher that throws is dropped with a critical error event naming it; the run goes on and stops normally', (t) => {
+  let seen = 0;
+  const events = run(t, {
+    watchers: [
+      () =>
+        tap((c) => {
+          if (c.signal.type === 'tick') throw new Error('watcher boom');
+        }),
+      function counting() {
+        return map((c) => (seen++, c));
+      },
+    ],
+  });
+  t.false(events.some((e) => (e.kind as string) === 'stream-error'), 'the stream never errors');
+  const errors = events.filter((e) => e.kind === 'error');
+  t.is(errors.length, 1, 'one error event: the watcher is not run again');
+  t.like(errors[0], { severity: 'critical', message: 'watcher watchers[0] failed: watcher boom; it is dropped for the rest of the run' });
+  const failedAt = events.indexOf(errors[0]!);
+  t.true(events.slice(failedAt).filter((e) => e.kind === 'decision').length >= 1, 'cycles still happen after the failure');
+  t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'max cycles reached', cycles: 6 });
+  t.is(seen, 1 + 6, 'the watcher after it sees every pass (the goal and six ticks), the failing one included');
+});
+
+test('a named watcher is named by its function name', (t) => {
+  const events = run(t, {
+    watchers: [
+      function exploding() {
+        return map((c) => {
+          if (c.signal.type === 'tick') throw new RangeError('bad state');
+          return c;
+        });
+      },
+    ],
+  });
+  t.like(events.find((e) => e.kind === 'error'), { severity: 'critical', message: 'watcher watchers[0] (exploding) failed: bad state; it is dropped for the rest of the run' });
+  t.like(events.at(-1), { kind: 'session', state: 'stopped', cycles: 6 });
+});
