@@ -22,6 +22,7 @@ import { semanticSimilarity } from './semanticProfile.js';
 import { GATHERING, STRATEGY_FAMILIES, StrategyMatcher, type StrategyName } from './strategies.js';
 import { Plan, type MetaStrategy, type PlanChange, type PlanStatus, type PlanStep } from './plan.js';
 import type { Tool } from './tool.js';
+import { proposeInput } from './toolProposal.js';
 
 const PlannerState = z.object({
   plans: z.array(Plan),
@@ -189,14 +190,19 @@ export class Planner implements MindExtension {
     const reasonTools = phase(false);
     const phased = order === 'explore-first' ? [...gather, ...reasonTools] : [...reasonTools, ...gather];
     const ordered = [...phased.filter((t) => t.name !== failedTool), ...phased.filter((t) => t.name === failedTool)];
-    if (ordered.length === 0) return null;
-    const steps: PlanStep[] = ordered.map((tool, index) => ({
-      index,
-      tool: tool.name,
-      input: tool.propose({ mind: this.mind, goal, config: this.mind.config, now }),
-      rationale: rationale(this.matcher.familyOf(tool), strategy.name, order),
-      status: index === 0 ? 'Active' : 'Pending',
-    }));
+    const steps: PlanStep[] = [];
+    for (const tool of ordered) {
+      let input: unknown;
+      try {
+        input = proposeInput(tool, { mind: this.mind, goal, config: this.mind.config, now });
+      } catch {
+        // A tool that cannot propose an input is left out; decide reports its failure if it is ever chosen.
+        continue;
+      }
+      const index = steps.length;
+      steps.push({ index, tool: tool.name, input, rationale: rationale(this.matcher.familyOf(tool), strategy.name, order), status: index === 0 ? 'Active' : 'Pending' });
+    }
+    if (steps.length === 0) return null;
     const plan = this.store({
       id: this.mind.id('plan'),
       goalId: goal.id,

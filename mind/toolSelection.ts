@@ -13,6 +13,7 @@ import type { Mind } from './mind.js';
 import type { Orientation } from './observation.js';
 import { semanticSimilarity } from './semanticProfile.js';
 import type { ScoringContext, Tool, ToolContext } from './tool.js';
+import { proposeInput } from './toolProposal.js';
 import { EPISODIC_BONUS, formatBreakdown, NOVELTY_BONUS, PRESSURE_BONUS, quantisedParts, totalScore, type ScoreParts } from './utility.js';
 
 export interface Candidate {
@@ -112,7 +113,8 @@ export function decideTool(mind: Mind, orientation: Orientation, toolContext: To
     score: best.score,
     parts: best.parts,
     breakdown: formatBreakdown(best.parts),
-    input: best.tool.propose(toolContext),
+    // A propose that throws fails this attempt; the choice is already in the decision log, so the next decision avoids the tool.
+    input: proposeInput(best.tool, toolContext),
     alternatives: candidates.slice(1, 4).map((c) => ({ tool: c.tool.name, score: c.score })),
     reason: explain(best),
     cycle,

@@ -124,7 +124,9 @@ export function recoverFrom(runtime: Runtime, cycle: Cycle, error: unknown, { re
     depth: number;
     tool?: string;
   };
-  if (error instanceof ToolFailure) body.tool = error.tool;
+  // The tool that failed: a tool's own failure, or the decided tool whose pass hit a bug.
+  const tool = error instanceof ToolFailure ? error.tool : rolledBack ? cycle.decision?.tool : undefined;
+  if (tool !== undefined) body.tool = tool;
   record(runtime, cycle, 'error', body);
   cycle.failure = { severity, message };
   delete cycle.followUp;

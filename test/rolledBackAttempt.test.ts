@@ -40,7 +40,7 @@ test('a tool that always throws a TypeError is rolled back, yet the run ends at 
   t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'max cycles reached', cycles: 2 });
   const errors = events.filter((e) => e.kind === 'error');
   t.true(errors.length > 0 && errors.length <= 4, `${errors.length} errors`);
-  t.true(errors.every((e) => e.kind === 'error' && e.severity === 'critical' && e.rolledBack));
+  t.true(errors.every((e) => e.kind === 'error' && e.severity === 'critical' && e.rolledBack && e.tool === 'weather_lookup'), 'each names the tool');
   const actions = events.filter((e) => e.kind === 'action');
   t.is(actions.length, 2);
   t.like(actions[0], { tool: 'weather_lookup', status: 'failed' });
@@ -67,4 +67,27 @@ test('a stage that throws a TypeError before deciding still uses up the tick’s
       ),
   });
   t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'max cycles reached', cycles: 3 });
+});
+
+test('a tool whose propose throws fails that attempt (transient, naming the tool), is left out of plans, and the agent goes on with other tools', (t) => {
+  const proposeBug: Tool<{ city: string }> = {
+    ...buggy,
+    propose: () => {
+      throw new TypeError("Cannot read properties of undefined (reading 'city')");
+    },
+    execute: () => ({ ok: true, summary: 'sunny' }),
+  };
+  const events = runBounded({ tools: [proposeBug], config: { maxCycles: 8 } });
+  t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'max cycles reached' });
+  const errors = events.filter((e) => e.kind === 'error');
+  t.true(errors.length > 0);
+  for (const error of errors) {
+    t.like(error, { severity: 'transient', rolledBack: false, tool: 'weather_lookup', message: "weather_lookup: propose failed: Cannot read properties of undefined (reading 'city')" });
+  }
+  const decided = events.filter((e) => e.kind === 'decision').map((e) => (e.kind === 'decision' ? e.tool : ''));
+  t.true(decided.length >= 1, `decisions: ${decided.join(', ')}`);
+  t.false(decided.includes('weather_lookup'), 'never decided with an input it could not propose');
+  for (const plan of events.filter((e) => e.kind === 'plan')) {
+    t.false(plan.kind === 'plan' && plan.steps.some((step) => step.tool === 'weather_lookup'), 'left out of plans');
+  }
 });

@@ -1,0 +1,14 @@
+/**
+ * A tool's proposed input. A `propose` that throws is a failure of that tool
+ * (a {@link ToolFailure} naming it, transient), never a bug of the cycle: no
+ * tool has run yet, so there is nothing to roll back.
+ */
+import { ToolFailure, type Tool, type ToolContext } from './tool.js';
+
+export function proposeInput(tool: Tool, context: ToolContext): unknown {
+  try {
+    return tool.propose(context);
+  } catch (error) {
+    throw new ToolFailure(tool.name, `propose failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}
