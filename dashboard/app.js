@@ -45,6 +45,7 @@ const state = {
   cycle: 0,
   facts: 0,
   episodes: 0,
+  snapshotSeq: -1,
   paused: false,
   goals: new Map(),
   decisions: [],
@@ -130,6 +131,7 @@ function loadSnapshot(snapshot) {
   state.session = snapshot.session;
   state.cycle = snapshot.cycle;
   state.paused = snapshot.paused;
+  state.snapshotSeq = snapshot.seq ?? -1;
   state.facts = snapshot.facts;
   state.episodes = snapshot.episodes;
   state.goals = new Map(snapshot.goals.map((g) => [g.goalId, { ...g }]));
@@ -142,9 +144,41 @@ function loadSnapshot(snapshot) {
   state.lastRateCycle = null;
 }
 
+/**
+ * Applies one event. The snapshot already includes every event up to its
+ * `seq` (the replayed ones), so those only add what it lacks: decisions'
+ * alternatives and the alerts; counters and goals are not touched again.
+ */
 function apply(event) {
-  if (event.session && event.session !== state.session) state.session = event.session;
   if (typeof event.cycle === 'number' && event.cycle > state.cycle) state.cycle = event.cycle;
+  if (event.kind === 'decision') addDecision(event);
+  if (event.kind === 'action') {
+    const decision = state.decisions.find((d) => d.key === `${event.cycle}:${event.goalId}`);
+    if (decision) decision.outcome = { status: event.status, progress: event.progress };
+  }
+  if (ALERT_KINDS.has(event.kind)) {
+    state.alerts.unshift({ kind: event.kind, cycle: event.cycle, text: summarise(event) });
+    state.alerts.length = Math.min(state.alerts.length, MAX_ALERTS);
+  }
+  if (!(event.seq <= state.snapshotSeq)) applyLive(event);
+}
+
+/** Adds a decision, or fills in the alternatives the snapshot's copy lacks. */
+function addDecision(event) {
+  const key = `${event.cycle}:${event.goalId}`;
+  const known = state.decisions.find((d) => d.key === key);
+  if (known) {
+    known.alternatives = event.alternatives ?? [];
+    known.impasse = event.impasse;
+    return;
+  }
+  state.decisions.unshift({ key, cycle: event.cycle, goalId: event.goalId, tool: event.tool, score: event.score, breakdown: event.breakdown, alternatives: event.alternatives ?? [], impasse: event.impasse });
+  state.decisions.length = Math.min(state.decisions.length, MAX_DECISIONS);
+}
+
+/** What an event changes that the snapshot holds: session, goals, memory, counters, pause; commands' toasts. */
+function applyLive(event) {
+  if (event.session && event.session !== state.session) state.session = event.session;
   switch (event.kind) {
     case 'goal': {
       const goal = state.goals.get(event.goalId) ?? { goalId: event.goalId, childIds: [] };
@@ -152,18 +186,6 @@ function apply(event) {
       if (event.parentId) goal.parentId = event.parentId;
       state.goals.set(goal.goalId, goal);
       state.freshGoals.add(goal.goalId);
-      break;
-    }
-    case 'decision': {
-      const key = `${event.cycle}:${event.goalId}`;
-      if (state.decisions.some((d) => d.key === key)) break;
-      state.decisions.unshift({ key, cycle: event.cycle, goalId: event.goalId, tool: event.tool, score: event.score, breakdown: event.breakdown, alternatives: event.alternatives ?? [], impasse: event.impasse });
-      state.decisions.length = Math.min(state.decisions.length, MAX_DECISIONS);
-      break;
-    }
-    case 'action': {
-      const decision = state.decisions.find((d) => d.key === `${event.cycle}:${event.goalId}`);
-      if (decision) decision.outcome = { status: event.status, progress: event.progress };
       break;
     }
     case 'observation':
@@ -187,10 +209,6 @@ function apply(event) {
     case 'command':
       toast(`${event.command}: ${event.result}`);
       break;
-  }
-  if (ALERT_KINDS.has(event.kind)) {
-    state.alerts.unshift({ kind: event.kind, cycle: event.cycle, text: summarise(event) });
-    state.alerts.length = Math.min(state.alerts.length, MAX_ALERTS);
   }
 }
 

@@ -7,7 +7,8 @@
  * `maxFrameBytes`); a lone event goes out as a plain object.
  *
  * A client that connects late first receives a snapshot (`snapshot()`, when
- * given) and then the last `replay` events as one array frame.
+ * given, stamped with the `seq` of the last event published so far) and then
+ * the last `replay` events as one array frame.
  *
  * Slow consumers: before an event is queued for a client, its queued bytes
  * (the socket's `bufferedAmount` plus the batch not yet sent) are checked; past
@@ -61,6 +62,7 @@ export function toWebSocket(server: WsServer, options: WebSocketSinkOptions = {}
   let events = 0;
   let frames = 0;
   let dropped = 0;
+  let lastSeq: number | undefined;
 
   /** Sends a client its batch; `shared` lets clients with the same batch share one encoded Buffer. */
   const flush = (client: WsClient, outbox: Outbox, shared?: Map<string, Buffer>): void => {
@@ -85,7 +87,7 @@ export function toWebSocket(server: WsServer, options: WebSocketSinkOptions = {}
   };
 
   server.onConnection((client) => {
-    if (options.snapshot) client.reply(options.snapshot());
+    if (options.snapshot) client.reply(lastSeq === undefined ? options.snapshot() : { ...options.snapshot(), seq: lastSeq });
     const missed = recent.filter((e) => client.wants(e.kind)).map((e) => e.text);
     if (missed.length > 0) {
       client.send(`[${missed.join(',')}]`);
@@ -101,6 +103,7 @@ export function toWebSocket(server: WsServer, options: WebSocketSinkOptions = {}
   return {
     next(event) {
       events++;
+      lastSeq = event.seq;
       const text = JSON.stringify(event);
       const item: Serialised = { kind: event.kind, text, bytes: Buffer.byteLength(text) };
       recent.push(item);

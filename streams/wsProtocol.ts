@@ -11,7 +11,8 @@
  *
  * Server → client:
  * - an event (an object with `kind`), or under load an array of events;
- * - `{"type": "snapshot", …}` once on connect, followed by the last events;
+ * - `{"type": "snapshot", …, seq}` once on connect, followed by the last events
+ *   (those with `seq` ≤ the snapshot's are already counted in it);
  * - `{"type": "ack", id?, accepted}` / `{"type": "error", id?, error}` answering a message.
  *
  * A client over its queued-bytes cap is closed with {@link CLOSE_SLOW_CONSUMER};
@@ -69,6 +70,13 @@ export interface Snapshot {
   decisions: { cycle: number; goalId: string; tool: string; score: number; breakdown: string; status: string; progress: string }[];
   episodes: number;
   facts: number;
+  /**
+   * The `seq` of the last event published before the snapshot was taken (set
+   * by the sink; absent when none was). The snapshot already includes the
+   * effects of that event and every earlier one, so a client must not apply
+   * replayed events with `seq` ≤ this to its counters again.
+   */
+  seq?: number;
 }
 
 /** Answers a message: `accepted` is `subscribe` (with the kinds) or the signal's type. */

@@ -1,9 +1,11 @@
 import test from 'ava';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
+import WebSocket from 'ws';
 import { packageRoot } from '../streams/packageRoot.js';
 
 const TOKEN = 'dashboard-test-token';
@@ -16,13 +18,18 @@ interface Agent {
   exited: Promise<number | null>;
 }
 
-/** `ooda run --ws PORT` over the demo knowledge, with no goals; resolves once it prints the dashboard address. */
-async function startAgent(port: number, session: string): Promise<Agent> {
+/**
+ * `ooda run --ws PORT` with no goals, over the demo knowledge or, given
+ * `stdin`, over those lines instead; resolves once it prints the dashboard address.
+ */
+async function startAgent(port: number, session: string, stdin?: string[]): Promise<Agent> {
+  const input = stdin ? [] : ['--kg', 'demo/knowledge.ndjson', '--no-stdin'];
   const child = spawn(
     process.execPath,
-    ['--import=tsx', 'bin/ooda.ts', 'run', '--ws', String(port), '--token', TOKEN, '--kg', 'demo/knowledge.ndjson', '--no-stdin', '--no-db', '--heartbeat', '0', '--pace', '20', '--session', session],
-    { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] },
+    ['--import=tsx', 'bin/ooda.ts', 'run', '--ws', String(port), '--token', TOKEN, ...input, '--no-db', '--heartbeat', '0', '--pace', '20', '--session', session],
+    { cwd: root, stdio: [stdin ? 'pipe' : 'ignore', 'ignore', 'pipe'] },
   );
+  if (stdin) child.stdin!.end(stdin.map((line) => `${line}\n`).join(''));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {
@@ -52,6 +59,15 @@ async function launch(): Promise<{ context: BrowserContext; dispose(): Promise<v
   };
 }
 
+async function stopAll(agents: (Agent | undefined)[]): Promise<void> {
+  for (const agent of agents) {
+    if (agent && agent.process.exitCode === null) {
+      agent.process.kill('SIGINT');
+      await agent.exited;
+    }
+  }
+}
+
 test('the dashboard ports the breakdown format of mind/utility.ts exactly', (t) => {
   const pattern = (source: string) => /\/(\^\\\[score=.*\\\]\$)\//.exec(source)?.[1];
   const dashboard = pattern(readFileSync(join(root, 'dashboard', 'app.js'), 'utf8'));
@@ -65,12 +81,7 @@ test('in Chromium: add a goal from the page, see it in the goal tree and its dec
   const browser = await launch();
   t.teardown(async () => {
     await browser.dispose();
-    for (const agent of [first, second]) {
-      if (agent && agent.process.exitCode === null) {
-        agent.process.kill('SIGINT');
-        await agent.exited;
-      }
-    }
+    await stopAll([first, second]);
   });
   const page = await browser.context.newPage();
   const pageErrors: string[] = [];
@@ -112,4 +123,42 @@ test('in Chromium: add a goal from the page, see it in the goal tree and its dec
   await page.locator('#session', { hasText: 'dash-2' }).waitFor({ timeout: 10_000 });
   t.is(await page.locator('[data-testid=goal-tree] .goal').count(), 0, 'the new agent has no goals yet');
   t.deepEqual(pageErrors, []);
+});
+
+/** The snapshot a new WebSocket client of `agent` receives. */
+async function snapshotOf(agent: Agent): Promise<any> {
+  const ws = new WebSocket(`${agent.url.replace('http', 'ws')}ws`);
+  try {
+    const [data] = (await once(ws, 'message')) as [Buffer];
+    return JSON.parse(String(data));
+  } finally {
+    ws.terminate();
+  }
+}
+
+test('in Chromium: the counters match the snapshot; replayed events it already includes are not counted again', async (t) => {
+  const fact = (object: string) => JSON.stringify({ type: 'fact', subject: 'Mars', predicate: 'has moon', object });
+  const agent = await startAgent(0, 'dash-counts', [fact('Phobos'), fact('Deimos'), fact('Ares'), '{"type":"command","command":"consolidate"}']);
+  const browser = await launch();
+  t.teardown(async () => {
+    await browser.dispose();
+    await stopAll([agent]);
+  });
+  let snapshot = await snapshotOf(agent);
+  for (let tries = 0; snapshot.facts < 3 && tries < 50; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    snapshot = await snapshotOf(agent);
+  }
+  t.is(snapshot.facts, 3);
+  const page = await browser.context.newPage();
+  for (const load of [() => page.goto(agent.url), () => page.reload()]) {
+    await load();
+    await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
+    await page.locator('#session', { hasText: 'dash-counts' }).waitFor({ timeout: 10_000 });
+    // The replay frame follows the snapshot: let the page apply it and render.
+    await page.waitForFunction(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true)))));
+    t.is(await page.locator('#facts').textContent(), String(snapshot.facts));
+    t.is(await page.locator('#episodes').textContent(), String(snapshot.episodes));
+    t.is(await page.locator('.toast').count(), 0, 'the replayed consolidate command is not announced again');
+  }
 });

@@ -121,6 +121,7 @@ test('a late joiner gets a snapshot of goals, memory and decisions, then the las
   t.true(replayed.some((e: any) => e.kind === 'decision'));
   const seqs = replayed.map((e: any) => e.seq);
   t.deepEqual(seqs, [...seqs].sort((a, b) => a - b), 'replayed in order');
+  t.true(replayed.some((e: any) => e.seq === snapshot.seq), 'the snapshot names the last event it includes');
 });
 
 test('subscriptions filter by kind (query string or message); signals from a client enter the agent', async (t) => {
