@@ -8,6 +8,8 @@ const MAX_ALERTS = 30;
 const RATE_SAMPLES = 60;
 const ALERT_KINDS = new Set(['loop', 'intervention', 'error', 'warning', 'rejected']);
 const HEADER_KEYS = new Set(['kind', 'seq', 'session', 'cycle', 'at']);
+// The connection is stale after this many keepalive intervals without a frame.
+const STALE_INTERVALS = 2.5;
 
 // The score parts of a decision, in the breakdown's order, with their colours.
 const PARTS = [
@@ -75,6 +77,9 @@ let socket = null;
 let retryMs = 500;
 let requestSeq = 0;
 const pending = new Map();
+// When the last frame arrived, and the server's keepalive interval (its default until it says).
+let lastFrameAt = 0;
+let keepaliveMs = 5000;
 
 function connect() {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
@@ -82,15 +87,27 @@ function connect() {
   socket = new WebSocket(url);
   socket.addEventListener('open', () => {
     retryMs = 500;
+    lastFrameAt = performance.now();
     setConnection('live', 'live');
   });
-  socket.addEventListener('message', (message) => receive(JSON.parse(message.data)));
+  socket.addEventListener('message', (message) => {
+    lastFrameAt = performance.now();
+    if ($('conn').dataset.state === 'stale') setConnection('live', 'live');
+    receive(JSON.parse(message.data));
+  });
   socket.addEventListener('close', (event) => {
     const why = event.code === 4008 ? 'dropped (too slow)' : event.code === 1001 ? 'agent stopped' : 'disconnected';
     setConnection('down', `${why} · retrying in ${(retryMs / 1000).toFixed(1)}s`);
     setTimeout(connect, retryMs);
     retryMs = Math.min(retryMs * 2, 5000);
   });
+}
+
+/** Marks an open connection stale when no frame (not even a keepalive) came for a few intervals. */
+function checkStale() {
+  if (!socket || socket.readyState !== WebSocket.OPEN) return;
+  const silentMs = performance.now() - lastFrameAt;
+  if (silentMs > keepaliveMs * STALE_INTERVALS) setConnection('stale', `stale · no data for ${Math.floor(silentMs / 1000)}s`);
 }
 
 function setConnection(stateName, text) {
@@ -102,6 +119,7 @@ function receive(message) {
   if (Array.isArray(message)) message.forEach(apply);
   else if (message.type === 'snapshot') loadSnapshot(message);
   else if (message.type === 'ack' || message.type === 'error') answer(message);
+  else if (message.type === 'keepalive') keepaliveMs = message.intervalMs;
   else if (message.kind) apply(message);
   scheduleRender();
 }
@@ -399,4 +417,5 @@ function setupControls() {
 setupControls();
 connect();
 setInterval(sampleRate, 1000);
+setInterval(checkStale, 250);
 render();

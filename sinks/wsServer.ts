@@ -9,14 +9,17 @@
  * naming the problem. Bad JSON, unknown messages and binary frames get an
  * error; a frame over `maxPayload` closes that client with 1009; the server
  * lives on. Ping/pong every `pingIntervalMs` drops peers that stopped
- * answering. Event delivery is the sink's job (sinks/toWebSocket.ts).
+ * answering. Every `keepaliveMs` each client gets a `keepalive` message, so a
+ * browser (which cannot see pings) can tell a silent server from a quiet one.
+ * Event delivery is the sink's job (sinks/toWebSocket.ts).
  *
  * Bound to 127.0.0.1 unless `host` says otherwise; on a loopback host every
  * request passes the loopback guard (sinks/loopbackGuard.ts). The pages
  * themselves are sinks/dashboardPages.ts.
  *
  * Options: host ('127.0.0.1'), port (0: any free port), token (generated:
- * 32 hex digits), maxPayload (64 KiB), pingIntervalMs (15 000), closeTimeoutMs
+ * 32 hex digits), maxPayload (64 KiB), pingIntervalMs (15 000), keepaliveMs
+ * (5 000; 0: none), closeTimeoutMs
  * (2 000: how long a dropped client gets to take its close frame before the
  * socket is destroyed), dashboardDir (the package's `dashboard/`).
  */
@@ -34,6 +37,7 @@ import {
   CLOSE_GOING_AWAY,
   SignalMessage,
   SubscribeMessage,
+  type Keepalive,
   type ServerMessage,
   type SignalChannel,
   type SignalRequest,
@@ -47,6 +51,7 @@ export interface WsServerOptions {
   token?: string;
   maxPayload?: number;
   pingIntervalMs?: number;
+  keepaliveMs?: number;
   closeTimeoutMs?: number;
   dashboardDir?: string;
 }
@@ -72,6 +77,7 @@ export type ConnectionListener = (client: WsClient) => (() => void) | void;
 
 export const DEFAULT_MAX_PAYLOAD = 64 * 1024;
 export const DEFAULT_PING_INTERVAL_MS = 15_000;
+export const DEFAULT_KEEPALIVE_MS = 5_000;
 
 const SIGNAL_HELP = 'expected {"subscribe": [kinds…] | "*"} or {"id"?, "token", "signal": {"type": …}}';
 
@@ -123,6 +129,7 @@ export class WsServer implements SignalChannel {
   private readonly wss: WebSocketServer;
   private readonly http: Server;
   private readonly pinger: NodeJS.Timeout;
+  private readonly keepalive: NodeJS.Timeout | undefined;
   private readonly dashboardDir: string;
   private readonly closeTimeoutMs: number;
   private connected = 0;
@@ -153,6 +160,14 @@ export class WsServer implements SignalChannel {
     this.http.on('upgrade', (req, socket, head) => this.upgrade(req, socket, head));
     this.pinger = setInterval(() => this.ping(), options.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS);
     this.pinger.unref();
+    const keepaliveMs = options.keepaliveMs ?? DEFAULT_KEEPALIVE_MS;
+    if (keepaliveMs > 0) {
+      const frame = JSON.stringify({ type: 'keepalive', intervalMs: keepaliveMs } satisfies Keepalive);
+      this.keepalive = setInterval(() => {
+        for (const connection of this.connections) connection.send(frame);
+      }, keepaliveMs);
+      this.keepalive.unref();
+    }
   }
 
 
@@ -190,6 +205,7 @@ export class WsServer implements SignalChannel {
   close(reason = 'agent stopped'): Promise<void> {
     this.closing ??= new Promise<void>((resolve) => {
       clearInterval(this.pinger);
+      clearInterval(this.keepalive);
       const gone = [...this.connections].map((c) => new Promise<void>((done) => {
         c.socket.once('close', () => done());
         c.close(CLOSE_GOING_AWAY, reason);

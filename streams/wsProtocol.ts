@@ -13,7 +13,9 @@
  * - an event (an object with `kind`), or under load an array of events;
  * - `{"type": "snapshot", …, seq}` once on connect, followed by the last events
  *   (those with `seq` ≤ the snapshot's are already counted in it);
- * - `{"type": "ack", id?, accepted}` / `{"type": "error", id?, error}` answering a message.
+ * - `{"type": "ack", id?, accepted}` / `{"type": "error", id?, error}` answering a message;
+ * - `{"type": "keepalive", intervalMs}` every `intervalMs`, whatever else is sent:
+ *   a client that hears nothing for a few intervals knows the server is stuck.
  *
  * A client over its queued-bytes cap is closed with {@link CLOSE_SLOW_CONSUMER};
  * a frame over `maxPayload` with 1009; the server stopping closes with 1001.
@@ -93,7 +95,13 @@ export interface ErrorReply {
   error: string;
 }
 
-export type ServerMessage = Snapshot | Ack | ErrorReply | AgentEvent | AgentEvent[];
+/** Sent to every client every `intervalMs`, so a silent connection can be told from an idle agent. */
+export interface Keepalive {
+  type: 'keepalive';
+  intervalMs: number;
+}
+
+export type ServerMessage = Snapshot | Ack | ErrorReply | Keepalive | AgentEvent | AgentEvent[];
 
 /** A signal message that passed the token check, for the input source to validate. */
 export interface SignalRequest {

@@ -6,6 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import WebSocket from 'ws';
+import { Subject } from 'rxjs';
+import { toWebSocket } from '../sinks/toWebSocket.js';
+import { WsServer } from '../sinks/wsServer.js';
+import type { AgentEvent } from '../streams/events.js';
 import { packageRoot } from '../streams/packageRoot.js';
 
 const TOKEN = 'dashboard-test-token';
@@ -161,4 +165,32 @@ test('in Chromium: the counters match the snapshot; replayed events it already i
     t.is(await page.locator('#episodes').textContent(), String(snapshot.episodes));
     t.is(await page.locator('.toast').count(), 0, 'the replayed consolidate command is not announced again');
   }
+});
+
+test('in Chromium: a server that sends nothing, not even keepalives, shows as stale until data flows again', async (t) => {
+  const server = await WsServer.listen({ port: 0, token: TOKEN, keepaliveMs: 400 });
+  const events$ = new Subject<AgentEvent>();
+  events$.subscribe(toWebSocket(server, { snapshot: () => ({ type: 'snapshot', session: 'frozen', cycle: 0, paused: false, goals: [], memory: { size: 0, capacity: 100, pressure: 0, recent: [] }, decisions: [], episodes: 0, facts: 0 }) }));
+  const browser = await launch();
+  t.teardown(async () => {
+    await browser.dispose();
+    await server.close();
+  });
+  const page = await browser.context.newPage();
+  await page.goto(server.url);
+  await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
+  await page.locator('#session', { hasText: 'frozen' }).waitFor({ timeout: 10_000 });
+  await page.evaluate(() => {
+    const conn = document.getElementById('conn')!;
+    const seen: string[] = ((window as any).connStates = []);
+    new MutationObserver(() => seen.push(`${conn.dataset.state}: ${conn.textContent}`)).observe(conn, { attributes: true, subtree: true, childList: true, characterData: true });
+  });
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  t.deepEqual(await page.evaluate(() => (window as any).connStates), [], 'keepalives keep a quiet connection live');
+  // Freeze this process (the server) for 3 s, as SIGSTOP would; the browser runs on.
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 3000);
+  await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
+  const states: string[] = await page.evaluate(() => (window as any).connStates);
+  t.true(states.some((s) => /^stale: stale · no data for \d+s$/.test(s)), states.join('\n'));
+  t.regex(states.at(-1)!, /^live: live$/);
 });

@@ -15,9 +15,10 @@ import { CLOSE_SLOW_CONSUMER } from '../streams/wsProtocol.js';
 
 const TOKEN = 'test-token-1234';
 
-/** A ws client that records every message (arrays flattened) and its close. */
+/** A ws client that records every message (arrays flattened) but keepalives, which it counts, and its close. */
 class Client {
   readonly messages: any[] = [];
+  keepalives = 0;
   /** Events received (counted even when not kept). */
   received = 0;
   closed: { code: number; reason: string } | undefined;
@@ -33,6 +34,10 @@ class Client {
     } as WebSocket.ClientOptions);
     this.socket.on('message', (data) => {
       const message = JSON.parse(String(data));
+      if (message.type === 'keepalive') {
+        this.keepalives++;
+        return;
+      }
       const batch = Array.isArray(message) ? message : [message];
       this.received += batch.filter((m) => typeof m.kind === 'string').length;
       if (this.keep) this.messages.push(...batch);
@@ -210,6 +215,16 @@ test('ping/pong drops a peer that stopped answering; a live one stays', async (t
   await new Promise((resolve) => setTimeout(resolve, 600));
   t.is(alive.closed, undefined);
   t.is(server.stats().dropped, 1);
+});
+
+test('every client gets a keepalive message every keepaliveMs, events or not', async (t) => {
+  const server = await WsServer.listen({ port: 0, token: TOKEN, keepaliveMs: 100 });
+  t.teardown(() => server.close());
+  const c = client(t, server.wsUrl);
+  const raw: any[] = [];
+  c.socket.on('message', (data) => raw.push(JSON.parse(String(data))));
+  await until(() => c.keepalives >= 3, 'three keepalives');
+  t.deepEqual(raw[0], { type: 'keepalive', intervalMs: 100 });
 });
 
 test('when the agent stops, clients are closed with 1001 and the server closes', async (t) => {
