@@ -5,12 +5,16 @@
  * `question` event when user_interact asked something). A tool's
  * `followUp` becomes a feedback signal at depth + 1. A tool that throws is
  * recorded as a failed action and re-thrown as a ToolFailure for recover.
+ * An asynchronous tool that has not settled after `toolTimeoutMs` (default
+ * 30 000; 0: no limit) on the runtime's scheduler fails the same way
+ * (`timed out after N ms`); its late result is discarded. When the run
+ * abandons the pass (`runtime.abandon$`), the wait ends without settling.
  *
  *   cycles:  --c--|
  *   act():   --c--|        (sync tools)
  *   act():   --~~~c--|     (async tools: c is emitted when the tool settles)
  */
-import type { OperatorFunction } from 'rxjs';
+import { from, takeUntil, throwError, timeout, type OperatorFunction } from 'rxjs';
 import { evaluateOutcome, type Outcome, type ToolResult } from '../mind/goalEvaluation.js';
 import { ToolFailure, type ToolOutput } from '../mind/tool.js';
 import { runTool } from '../mind/toolRun.js';
@@ -37,7 +41,7 @@ export function actStage(runtime: Runtime, cycle: Cycle): Cycle | Promise<Cycle>
     throw failed(runtime, cycle, decision, error);
   }
   if (output instanceof Promise) {
-    return output.then(
+    return settled(runtime, decision.tool, output).then(
       (settled) => finish(runtime, cycle, decision, { kind: 'ok', output: settled }),
       (error: unknown) => {
         throw failed(runtime, cycle, decision, error);
@@ -45,6 +49,17 @@ export function actStage(runtime: Runtime, cycle: Cycle): Cycle | Promise<Cycle>
     );
   }
   return finish(runtime, cycle, decision, { kind: 'ok', output });
+}
+
+/**
+ * The tool's promise, failing with a ToolFailure once `toolTimeoutMs` passes
+ * on the scheduler first; never settling once the run abandons the pass.
+ */
+function settled(runtime: Runtime, tool: string, output: Promise<ToolOutput>): Promise<ToolOutput> {
+  const ms = runtime.config.toolTimeoutMs;
+  const tooLate = () => throwError(() => new ToolFailure(tool, `timed out after ${ms} ms`));
+  const waited$ = ms === 0 ? from(output) : from(output).pipe(timeout({ first: ms, scheduler: runtime.scheduler, with: tooLate }));
+  return new Promise((resolve, reject) => waited$.pipe(takeUntil(runtime.abandon$)).subscribe({ next: resolve, error: reject }));
 }
 
 /** Records a tool failure as a failed action; returns the error for recover. */

@@ -24,6 +24,12 @@ export const AgentConfig = MindConfig.extend({
     paceMs: periodMs().default(0),
     /** Feedback depth limit (seed 004: 10). */
     maxDepth: z.number().int().positive().default(10),
+    /**
+     * How long an asynchronous tool may run, in ms, on the scheduler: one that
+     * has not settled by then fails transiently (`timed out after N ms`) and
+     * its late result is discarded; 0: no limit.
+     */
+    toolTimeoutMs: periodMs().default(30_000),
     /** Auto-save period in ms on the heartbeat (seed 004: 300 s). */
     autoSaveMs: periodMs().default(300_000),
     /** Reflection settings (seed 002): every `interval` cycles. */

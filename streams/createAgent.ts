@@ -13,6 +13,9 @@
  * The run ends when input has ended and nothing is left to do, at `maxCycles`,
  * on a `stop` command, or on `agent.stop()`: sources stop first, in-flight
  * work drains, then the event stream completes (sinks flush on completion).
+ * A pass still waiting on a tool once the stopping task is over is abandoned
+ * (`runtime.abandon$`): a transient `error` event says so, and the tool's late
+ * result is discarded.
  *
  * A pass happens at one instant: while it runs, `runtime.now()` is the time it
  * began, so its events carry one time and a replay at the recorded times
@@ -228,6 +231,19 @@ function isolated(runtime: Runtime, watcher: OperatorFunction<Cycle, Cycle>, nam
     });
 }
 
+/** The pass that reports a pass abandoned while it waited on a tool, because the run stopped. */
+function abandonedPass(runtime: Runtime, signal: Signal): Cycle {
+  const cycle: Cycle = { signal, events: [] };
+  record(runtime, cycle, 'error', {
+    severity: 'transient',
+    message: 'abandoned: the run stopped while the pass was waiting on a tool; its result is discarded',
+    rolledBack: false,
+    signalType: signal.type,
+    depth: signal.depth,
+  });
+  return cycle;
+}
+
 export function createAgent(options: AgentOptions = {}): Agent {
   const config = AgentConfig.parse(options.config ?? {});
   const scheduler = options.scheduler ?? asyncScheduler;
@@ -303,11 +319,22 @@ export function createAgent(options: AgentOptions = {}): Agent {
         halt(atMax ? 'max cycles reached' : mind.goals.hasActive() ? 'input ended (agent paused)' : 'input ended and no goal is active');
       }
     };
+    let abandonScheduled = false;
+    /** Once the current task is over, gives up on the pass in flight if it is still waiting. */
+    const abandonAfterTask = (): void => {
+      if (abandonScheduled) return;
+      abandonScheduled = true;
+      scheduler.schedule(() => {
+        abandonScheduled = false;
+        runtime.abandon$.next();
+      });
+    };
     const halt = (reason: string): void => {
       if (halted) return;
       halted = true;
       haltReason = reason;
       driver.halt();
+      abandonAfterTask();
       halt$.next();
       halt$.complete();
       if (pending === 0) internal$.complete();
@@ -337,6 +364,25 @@ export function createAgent(options: AgentOptions = {}): Agent {
       }),
     );
 
+    /** A pass's cycles, or, when the run abandons it while it waits, a pass reporting that instead. */
+    const abandonable = (body$: Observable<Cycle>, signal: Signal): Observable<Cycle> =>
+      new Observable<Cycle>((subscriber) => {
+        const cut = runtime.abandon$.subscribe(() => {
+          pass.unsubscribe();
+          subscriber.next(abandonedPass(runtime, signal));
+          subscriber.complete();
+        });
+        const pass = body$.subscribe({
+          next: (cycle) => subscriber.next(cycle),
+          error: (error: unknown) => subscriber.error(error),
+          complete: () => subscriber.complete(),
+        });
+        return () => {
+          cut.unsubscribe();
+          pass.unsubscribe();
+        };
+      });
+
     const stamped = (signal: Signal): Entering => ({ signal: signal.at === undefined ? { ...signal, at: scheduler.now() } : signal });
     const inputs$ = merge(
       merge(...(sources.inputs ?? [])).pipe(
@@ -359,8 +405,10 @@ export function createAgent(options: AgentOptions = {}): Agent {
       concatMap((item) => {
         passAt = scheduler.now();
         options.onEnter?.(item);
+        // A pass that starts after the stop is abandoned too if it goes on to wait.
+        if (halted) abandonAfterTask();
         const body$: Observable<Cycle> =
-          'rejected' in item ? of(rejectionPass(item.rejected)) : chain(item.signal);
+          'rejected' in item ? of(rejectionPass(item.rejected)) : abandonable(chain(item.signal), item.signal);
         return body$.pipe(
           // Trampoline: signals buffered behind an async tool then drain iteratively, not recursively.
           subscribeOn(queueScheduler),

@@ -3,7 +3,7 @@
  * injected scheduler (the only clock) and the commands that reach beyond the
  * mind (stop, save, and the ones extensions add).
  */
-import type { SchedulerLike } from 'rxjs';
+import { Subject, type SchedulerLike } from 'rxjs';
 import type { Mind } from '../mind/mind.js';
 import type { AgentConfig } from './config.js';
 import type { Cycle } from './cycle.js';
@@ -19,6 +19,12 @@ export interface Runtime {
   now(): number;
   /** Command handlers by name; `pause`, `resume`, `status` and `consolidate` are built in. */
   readonly commands: Map<string, CommandHandler>;
+  /**
+   * Emits when the run gives up on the pass in flight (it stopped while the
+   * pass waited on a tool): the tool's timeout is cancelled and its late
+   * result discarded.
+   */
+  readonly abandon$: Subject<void>;
 }
 
 export function createRuntime(options: {
@@ -36,5 +42,6 @@ export function createRuntime(options: {
     scheduler,
     now: options.now ?? (() => scheduler.now()),
     commands: new Map(options.commands ?? []),
+    abandon$: new Subject<void>(),
   };
 }

@@ -1,0 +1,62 @@
+import test from 'ava';
+import { VirtualTimeScheduler } from 'rxjs';
+import type { ToolOutput } from '../mind/tool.js';
+import { AgentConfig } from '../streams/config.js';
+import type { AgentEvent } from '../streams/events.js';
+import { createTestAgent, goalStimulus } from '../streams/testing.js';
+import { scriptedTool } from './helpers/runtime.js';
+
+/** Runs virtual time to the end, letting settled promises run between flushes. */
+async function drain(scheduler: VirtualTimeScheduler): Promise<void> {
+  for (let i = 0; i < 50; i++) {
+    scheduler.flush();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+const hanging = () => scriptedTool('hang', 0.95, () => new Promise<ToolOutput>(() => {}));
+
+test('a tool that never settles fails transiently after toolTimeoutMs of scheduler time, and the agent goes on', async (t) => {
+  const scheduler = new VirtualTimeScheduler();
+  const agent = createTestAgent(scheduler, { tools: [hanging()], config: { maxCycles: 3, toolTimeoutMs: 1_000, stallThreshold: 1_000_000 } });
+  const events$ = agent.run({ inputs: [] });
+  const events: AgentEvent[] = [];
+  let completed = false;
+  events$.subscribe({ next: (e) => events.push(e), complete: () => (completed = true) });
+  events$.connect();
+  agent.inject({ type: 'goal', description: 'Hang around', priority: 5, depth: 0, meta: {} });
+  await drain(scheduler);
+  t.true(completed, 'the run ends');
+  const timeouts = events.filter((e) => e.kind === 'error' && e.message === 'hang: timed out after 1000 ms');
+  t.true(timeouts.length >= 2, 'every hanging run of the tool times out');
+  t.like(timeouts[0], { severity: 'transient', tool: 'hang', rolledBack: false });
+  t.like(events.find((e) => e.kind === 'action'), { tool: 'hang', status: 'failed', summary: 'hang: timed out after 1000 ms' });
+  // A pass happens at the instant it began; the pass after the second hang begins once it timed out, 1000 ms later.
+  t.deepEqual([...new Set(events.filter((e) => e.kind === 'observation').map((e) => e.at))], [0, 1_000]);
+  t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'max cycles reached', cycles: 3 });
+});
+
+test('agent.stop() completes the run while a tool is in flight (no timeout): the pass is abandoned and reported', async (t) => {
+  const scheduler = new VirtualTimeScheduler();
+  const agent = createTestAgent(scheduler, { tools: [hanging()], config: { toolTimeoutMs: 0, stallThreshold: 1_000_000 } });
+  const events$ = agent.run({ inputs: [], keepAlive: true });
+  const events: AgentEvent[] = [];
+  let completed = false;
+  events$.subscribe({ next: (e) => events.push(e), complete: () => (completed = true) });
+  events$.connect();
+  agent.inject({ type: 'goal', description: 'Hang around', priority: 5, depth: 0, meta: {} });
+  await drain(scheduler);
+  t.false(completed, 'the tool is still running');
+  t.like(events.at(-1), { kind: 'goal', change: 'added' }, 'the pass that decided on the tool is waiting on it');
+  agent.stop('SIGTERM');
+  await drain(scheduler);
+  t.true(completed, 'the run ends');
+  t.like(events.at(-2), { kind: 'error', severity: 'transient', message: 'abandoned: the run stopped while the pass was waiting on a tool; its result is discarded', signalType: 'tick' });
+  t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'SIGTERM' });
+});
+
+test('toolTimeoutMs defaults to 30 s and is capped like the other periods', (t) => {
+  t.is(AgentConfig.parse({}).toolTimeoutMs, 30_000);
+  t.is(AgentConfig.parse({ toolTimeoutMs: 2_147_483_647 }).toolTimeoutMs, 2_147_483_647);
+  t.false(AgentConfig.safeParse({ toolTimeoutMs: 2_147_483_648 }).success);
+});
