@@ -75,6 +75,8 @@ const el = (tag, attrs = {}, ...children) => {
 
 let socket = null;
 let retryMs = 500;
+// Why the last connection ended, shown until a connection succeeds (later failed attempts only say 1006).
+let downReason = '';
 let requestSeq = 0;
 const pending = new Map();
 // When the last frame arrived, and the server's keepalive interval (its default until it says).
@@ -87,6 +89,7 @@ function connect() {
   socket = new WebSocket(url);
   socket.addEventListener('open', () => {
     retryMs = 500;
+    downReason = '';
     lastFrameAt = performance.now();
     setConnection('live', 'live');
   });
@@ -96,8 +99,9 @@ function connect() {
     receive(JSON.parse(message.data));
   });
   socket.addEventListener('close', (event) => {
-    const why = event.code === 4008 ? 'dropped (too slow)' : event.code === 1001 ? 'agent stopped' : 'disconnected';
-    setConnection('down', `${why} · retrying in ${(retryMs / 1000).toFixed(1)}s`);
+    if (event.code === 4008) downReason = 'dropped (too slow)';
+    else if (event.code === 1001) downReason = event.reason || 'agent stopped';
+    setConnection('down', `${downReason || 'disconnected'} · retrying in ${(retryMs / 1000).toFixed(1)}s`);
     setTimeout(connect, retryMs);
     retryMs = Math.min(retryMs * 2, 5000);
   });

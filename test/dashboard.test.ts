@@ -122,6 +122,9 @@ test('in Chromium: add a goal from the page, see it in the goal tree and its dec
   first.process.kill('SIGINT');
   await first.exited;
   await page.locator('#conn[data-state="down"]').waitFor({ timeout: 10_000 });
+  // Later attempts fail without a reason (1006): the stop reason stays until a connection succeeds.
+  await page.locator('#conn-text', { hasText: 'retrying in 2.0s' }).waitFor({ timeout: 10_000 });
+  t.is(await page.locator('#conn-text').textContent(), 'agent stopped · retrying in 2.0s');
   second = await startAgent(port, 'dash-2');
   await page.locator('#conn[data-state="live"]').waitFor({ timeout: 15_000 });
   await page.locator('#session', { hasText: 'dash-2' }).waitFor({ timeout: 10_000 });
