@@ -128,22 +128,24 @@ function receive(message) {
   scheduleRender();
 }
 
-function send(signal, label) {
+/** Sends a signal with the token; `onAccepted` runs when the server acks it. */
+function send(signal, label, onAccepted) {
   const token = $('token').value.trim();
   if (!token) return toast('Enter the control token first (printed on the agent\'s stderr).', true);
   if (!socket || socket.readyState !== WebSocket.OPEN) return toast('Not connected to the agent.', true);
   const id = `ui-${++requestSeq}`;
-  pending.set(id, label);
+  pending.set(id, { label, onAccepted });
   socket.send(JSON.stringify({ id, token, signal }));
 }
 
 function answer(message) {
-  const label = message.id ? pending.get(message.id) : undefined;
+  const request = message.id ? pending.get(message.id) : undefined;
   if (message.id) pending.delete(message.id);
   if (message.type === 'ack') {
-    if (label) toast(`${label}: accepted`);
+    if (request) toast(`${request.label}: accepted`);
+    request?.onAccepted?.();
   } else {
-    toast(`${label ?? 'server'}: ${message.error}`, true);
+    toast(`${request?.label ?? 'server'}: ${message.error}`, true);
   }
 }
 
@@ -401,16 +403,23 @@ function setupControls() {
   $('token-form').addEventListener('submit', (event) => event.preventDefault());
   $('token').addEventListener('change', () => localStorage.setItem('ooda.token', $('token').value.trim()));
 
+  // Validated here (the form is novalidate) so the page can say what is wrong;
+  // cleared once the agent accepts the goal, kept for correcting otherwise.
   $('goal-form').addEventListener('submit', (event) => {
     event.preventDefault();
     const description = $('goal-description').value.trim();
-    if (!description) return;
-    const signal = { type: 'goal', description, priority: Number($('goal-priority').value) };
+    const priorityInput = $('goal-priority');
+    const priority = priorityInput.value.trim();
+    const badPriority = priorityInput.validity.badInput || (priority !== '' && !(/^\d+$/.test(priority) && Number(priority) <= 255));
+    $('goal-description').setAttribute('aria-invalid', String(!description));
+    priorityInput.setAttribute('aria-invalid', String(badPriority));
+    if (!description) return toast('goal: enter a description', true);
+    if (badPriority) return toast(`goal "${description}": priority must be a whole number from 0 to 255 (leave it empty for 128)`, true);
+    const signal = { type: 'goal', description };
+    if (priority !== '') signal.priority = Number(priority);
     const criteria = $('goal-criteria').value.trim();
     if (criteria) signal.criteria = criteria;
-    send(signal, `goal "${description}"`);
-    $('goal-description').value = '';
-    $('goal-criteria').value = '';
+    send(signal, `goal "${description}"`, () => $('goal-form').reset());
   });
   for (const button of document.querySelectorAll('[data-command]')) {
     button.addEventListener('click', () => send({ type: 'command', command: button.dataset.command }, button.dataset.command));

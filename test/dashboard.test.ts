@@ -197,3 +197,40 @@ test('in Chromium: a server that sends nothing, not even keepalives, shows as st
   t.true(states.some((s) => /^stale: stale · no data for \d+s$/.test(s)), states.join('\n'));
   t.regex(states.at(-1)!, /^live: live$/);
 });
+
+test('in Chromium: the add-goal form sends an empty priority as the default, names a bad one, and clears once accepted', async (t) => {
+  const agent = await startAgent(0, 'dash-form');
+  const browser = await launch();
+  t.teardown(async () => {
+    await browser.dispose();
+    await stopAll([agent]);
+  });
+  const page = await browser.context.newPage();
+  const sent: any[] = [];
+  page.on('websocket', (ws) => ws.on('framesent', (frame) => sent.push(JSON.parse(String(frame.payload)).signal)));
+  await page.goto(`${agent.url}#token=${TOKEN}`);
+  await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
+  const form = () => page.evaluate(() => ['goal-description', 'goal-criteria', 'goal-priority'].map((id) => (document.getElementById(id) as HTMLInputElement).value));
+
+  await page.fill('#goal-description', 'Find moons of Mars');
+  await page.fill('#goal-priority', '');
+  await page.click('#goal-form button[type=submit]');
+  await page.locator('.toast', { hasText: 'goal "Find moons of Mars": accepted' }).waitFor({ timeout: 10_000 });
+  await page.locator('[data-testid=goal-tree] .goal', { hasText: 'Find moons of Mars' }).waitFor({ timeout: 10_000 });
+  t.deepEqual(sent, [{ type: 'goal', description: 'Find moons of Mars' }], 'an empty priority is left to the agent (128)');
+
+  for (const bad of ['300', '12.5']) {
+    await page.fill('#goal-description', 'Find moons of Jupiter');
+    await page.fill('#goal-criteria', 'knows Io');
+    await page.fill('#goal-priority', bad);
+    await page.click('#goal-form button[type=submit]');
+    await page.locator('.toast.error', { hasText: 'priority must be a whole number from 0 to 255' }).first().waitFor({ timeout: 5_000 });
+    t.deepEqual(await form(), ['Find moons of Jupiter', 'knows Io', bad], `${bad}: kept for correcting`);
+  }
+  t.is(sent.length, 1, 'the bad attempts sent nothing');
+  await page.fill('#goal-priority', '7');
+  await page.click('#goal-form button[type=submit]');
+  await page.locator('.toast', { hasText: 'goal "Find moons of Jupiter": accepted' }).waitFor({ timeout: 10_000 });
+  t.deepEqual(sent[1], { type: 'goal', description: 'Find moons of Jupiter', criteria: 'knows Io', priority: 7 });
+  t.deepEqual(await form(), ['', '', ''], 'cleared once accepted');
+});
