@@ -424,7 +424,7 @@ function setupControls() {
   for (const button of document.querySelectorAll('[data-command]')) {
     button.addEventListener('click', () => send({ type: 'command', command: button.dataset.command }, button.dataset.command));
   }
-  $('legend').replaceChildren(...PARTS.slice(0, 6).map(([name, colour]) => el('span', {}, el('i', { style: `background:var(${colour})` }), name)));
+  $('legend').replaceChildren(...PARTS.map(([name, colour]) => el('span', {}, el('i', { style: `background:var(${colour})` }), name)));
 }
 
 setupControls();

@@ -94,6 +94,7 @@ test('in Chromium: add a goal from the page, see it in the goal tree and its dec
   await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
   t.is(await page.locator('#session').textContent(), 'dash-1');
   t.is(await page.locator('#token').inputValue(), TOKEN, 'the token comes from the #token= link');
+  t.deepEqual(await page.locator('#legend span').allTextContents(), ['base', 'recency', 'novelty', 'episodic', 'pressure', 'archetype', 'plan'], 'the legend names every bar drawn');
 
   await page.fill('#goal-description', 'Find moons of Mars');
   await page.fill('#goal-priority', '200');
