@@ -59,7 +59,7 @@ import { followPlans } from '../operators/followPlans.js';
 import { interveneOnLoops } from '../operators/interveneOnLoops.js';
 import { observe } from '../operators/observe.js';
 import { orient } from '../operators/orient.js';
-import { perceive } from '../operators/perceive.js';
+import { perceiveOne } from '../operators/perceive.js';
 import { plan } from '../operators/plan.js';
 import { reflect } from '../operators/reflect.js';
 import { stamp } from '../operators/stamp.js';
@@ -72,6 +72,7 @@ import type { AgentEvent, Draft } from './events.js';
 import { planningCommands } from './planningCommands.js';
 import { createRuntime, type CommandHandler, type Runtime } from './runtime.js';
 import type { Signal, Stimulus } from './signals.js';
+import { unknownCommand } from './validateSignal.js';
 
 /** The default stages, for building a custom cycle. */
 export interface Stages {
@@ -113,7 +114,11 @@ export interface AgentOptions {
   skills?: Skill[];
   /** The psyche's archetypes and shadow patterns (defaults: see mind/psyche.ts); ignored when the mind has a psyche already. */
   psyche?: PsycheOptions;
-  /** Extra command handlers (by command name). */
+  /**
+   * Extra command handlers (by command name). Command signals from outside
+   * (stdin, WebSocket) may name them; a name the agent has no handler for is
+   * rejected, naming the accepted ones.
+   */
   commands?: Iterable<[string, CommandHandler]>;
   /** Sequence number of the first event. Default 1. */
   firstSeq?: number;
@@ -383,12 +388,16 @@ export function createAgent(options: AgentOptions = {}): Agent {
         };
       });
 
+    /** Perceives a stimulus; a command signal must also name a command this agent has. */
+    const perceived = (stimulus: Stimulus): Entering => {
+      const perception = perceiveOne(runtime, stimulus);
+      const problem = perception.ok ? unknownCommand(perception.signal, runtime.commands) : null;
+      const final = problem ? perceiveOne(runtime, { ...stimulus, problem }) : perception;
+      return final.ok ? { signal: final.signal } : { rejected: final.rejected };
+    };
     const stamped = (signal: Signal): Entering => ({ signal: signal.at === undefined ? { ...signal, at: scheduler.now() } : signal });
     const inputs$ = merge(
-      merge(...(sources.inputs ?? [])).pipe(
-        perceive(runtime),
-        map((p): Entering => (p.ok ? { signal: p.signal } : { rejected: p.rejected })),
-      ),
+      merge(...(sources.inputs ?? [])).pipe(map(perceived)),
       merge(...(sources.signals ?? [])).pipe(map(stamped)),
     ).pipe(
       takeUntil(halt$),

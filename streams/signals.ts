@@ -66,13 +66,15 @@ export const SensorSignal = z
   })
   .strict();
 
+/** The commands the runtime itself provides (`save` with a store); an agent accepts these and the ones it is given. */
 export const COMMANDS = ['reflect', 'consolidate', 'plan', 'pause', 'resume', 'stop', 'save', 'status'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
+/** A command by name: perceive accepts the names the agent has a handler for (see {@link unknownCommand}). */
 export const CommandSignal = z
   .object({
     type: z.literal('command'),
-    command: z.enum(COMMANDS),
+    command: z.string().trim().min(1, 'command must not be empty'),
     ...envelope,
   })
   .strict();

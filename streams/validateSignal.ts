@@ -6,8 +6,10 @@
  * The envelope (`depth`, `meta`, `at`) is the runtime's to set, not the
  * sender's: a signal from outside that carries it is rejected, so perceive can
  * stamp the transport's own source and every such signal is `perceived`.
+ * A command's name is checked against the agent's own commands when it is
+ * perceived ({@link unknownCommand}).
  */
-import { EXTERNAL_SIGNAL_TYPES, ExternalSignal } from './signals.js';
+import { EXTERNAL_SIGNAL_TYPES, ExternalSignal, type Signal } from './signals.js';
 
 export type SignalValidation = { ok: true; signal: ExternalSignal } | { ok: false; reason: string };
 
@@ -45,4 +47,15 @@ const RUNTIME_FIELDS = {
 function envelopeProblem(type: string, value: object): string | null {
   const field = Object.keys(RUNTIME_FIELDS).find((key) => key in value) as keyof typeof RUNTIME_FIELDS | undefined;
   return field ? `invalid ${type} signal: ${field}: set by the runtime, not by the sender: ${RUNTIME_FIELDS[field]}` : null;
+}
+
+/**
+ * Why a command signal names no command the agent has a handler for, naming
+ * the ones it has (null when it has it, or for any other signal):
+ * `invalid command signal: command: Invalid option "hello": expected one of "pause"|"resume"|…`.
+ */
+export function unknownCommand(signal: Signal, commands: ReadonlyMap<string, unknown>): string | null {
+  if (signal.type !== 'command' || commands.has(signal.command)) return null;
+  const names = [...commands.keys()].map((name) => JSON.stringify(name)).join('|');
+  return `invalid command signal: command: Invalid option ${JSON.stringify(signal.command)}: expected one of ${names}`;
 }
