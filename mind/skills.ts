@@ -44,6 +44,7 @@ export interface Skill {
   trigger(ctx: SkillContext): boolean;
   /** An input for the decided tool, or undefined to leave it. */
   propose?(ctx: SkillContext): unknown;
+  /** Synchronous: a verdict, never a promise (a promise is reported as an error and the action goes on unverified by it). */
   verify?(action: ProposedAction, ctx: SkillContext): Verdict;
 }
 
@@ -144,11 +145,20 @@ export class SkillRegistry {
         review.action = { ...review.action, input: v.input };
         review.changes.push({ skill: skill.name, kind: 'replace', reason: v.reason });
       } else if (v?.verdict !== 'approve') {
-        review.errors.push({ skill: skill.name, phase: 'verify', message: `returned ${JSON.stringify(v)}, not a verdict (approve, replace or reject)` });
+        review.errors.push({ skill: skill.name, phase: 'verify', message: notAVerdict(v) });
       }
     }
     return review;
   }
+}
+
+/** Why a verify result is not a verdict; a promise (an async verify) is said to be one, and its outcome ignored. */
+function notAVerdict(value: unknown): string {
+  if (value instanceof Promise) {
+    value.catch(() => undefined); // never awaited: its rejection must not surface as unhandled
+    return 'returned a Promise: verify must return its verdict (approve, replace or reject) synchronously, not from an async function';
+  }
+  return `returned ${JSON.stringify(value)}, not a verdict (approve, replace or reject)`;
 }
 
 function priorityOf(skill: Skill): number {
