@@ -37,6 +37,8 @@ import {
   CLOSE_GOING_AWAY,
   SignalMessage,
   SubscribeMessage,
+  type Ack,
+  type ErrorReply,
   type Keepalive,
   type ServerMessage,
   type SignalChannel,
@@ -286,7 +288,9 @@ export class WsServer implements SignalChannel {
   }
 
   private receive(connection: Connection, data: RawData, isBinary: boolean): void {
-    const error = (text: string, id?: string): void => connection.reply(id === undefined ? { type: 'error', error: text } : { type: 'error', id, error: text });
+    let id: string | undefined;
+    const withId = <M extends Ack | ErrorReply>(message: M): M => (id === undefined ? message : { ...message, id });
+    const error = (text: string): void => connection.reply(withId({ type: 'error', error: text }));
     if (isBinary) return error('binary frames are not accepted: send JSON text');
     let message: unknown;
     try {
@@ -294,27 +298,28 @@ export class WsServer implements SignalChannel {
     } catch (e) {
       return error(`not JSON: ${(e as Error).message}`);
     }
-    if (message !== null && typeof message === 'object' && 'subscribe' in message) {
+    if (message === null || typeof message !== 'object') return error(`unknown message: ${SIGNAL_HELP}`);
+    const rawId = (message as { id?: unknown }).id;
+    if (typeof rawId === 'string') id = rawId;
+    if ('subscribe' in message) {
       const { subscribe } = message as { subscribe: unknown };
       const problem = Array.isArray(subscribe) ? unknownKindsProblem(subscribe) : null;
       if (problem) return error(`invalid subscribe: ${problem}`);
       const parsed = SubscribeMessage.safeParse(message);
       if (!parsed.success) return error(`invalid subscribe: ${describeIssue(parsed.error.issues[0]!)}`);
       connection.subscription = parsed.data.subscribe === '*' ? 'all' : new Set(parsed.data.subscribe);
-      return connection.reply({ type: 'ack', accepted: 'subscribe', kinds: parsed.data.subscribe });
+      return connection.reply(withId({ type: 'ack', accepted: 'subscribe', kinds: parsed.data.subscribe }));
     }
-    if (message === null || typeof message !== 'object' || !('signal' in message)) return error(`unknown message: ${SIGNAL_HELP}`);
+    if (!('signal' in message)) return error(`unknown message: ${SIGNAL_HELP}`);
     const parsed = SignalMessage.safeParse(message);
-    const rawId = (message as { id?: unknown }).id;
-    const id = typeof rawId === 'string' ? rawId : undefined;
-    if (!parsed.success) return error(`invalid signal message: ${describeIssue(parsed.error.issues[0]!)}`, id);
+    if (!parsed.success) return error(`invalid signal message: ${describeIssue(parsed.error.issues[0]!)}`);
     if (!this.tokenMatches(parsed.data.token)) {
-      return error(parsed.data.token === undefined ? 'unauthorised: signals need the control token ("token" field)' : 'unauthorised: wrong token', id);
+      return error(parsed.data.token === undefined ? 'unauthorised: signals need the control token ("token" field)' : 'unauthorised: wrong token');
     }
-    if (!this.signalHandler) return error('the agent is not accepting signals (it has stopped)', id);
+    if (!this.signalHandler) return error('the agent is not accepting signals (it has stopped)');
     const verdict = this.signalHandler({ client: connection.id, signal: parsed.data.signal, ...(id === undefined ? {} : { id }) });
-    if (!verdict.ok) return error(verdict.error, id);
-    connection.reply(id === undefined ? { type: 'ack', accepted: verdict.signal } : { type: 'ack', id, accepted: verdict.signal });
+    if (!verdict.ok) return error(verdict.error);
+    connection.reply(withId({ type: 'ack', accepted: verdict.signal }));
   }
 
   private tokenMatches(token: string | undefined): boolean {

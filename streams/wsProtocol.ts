@@ -4,7 +4,8 @@
  *
  * Client → server:
  * - `{"subscribe": ["decision", "goal"]}` or `{"subscribe": "*"}`: which event
- *   kinds to receive (all by default; also `/ws?subscribe=decision,goal`). No token.
+ *   kinds to receive (all by default; also `/ws?subscribe=decision,goal`). No
+ *   token. `id` (optional) comes back in the answer, as for signals.
  * - `{"id": "c1", "token": "…", "signal": {"type": "goal", "description": "…"}}`:
  *   a signal (goal, fact, input, command) validated like a line on stdin;
  *   needs the control token. `id` (optional) comes back in the answer.
@@ -32,7 +33,7 @@ export const CLOSE_SLOW_CONSUMER = 4008;
 export const CLOSE_GOING_AWAY = 1001;
 
 export const SubscribeMessage = z
-  .object({ subscribe: z.union([z.literal('*'), z.array(z.enum(EVENT_KINDS))]) })
+  .object({ id: z.string().max(128).optional(), subscribe: z.union([z.literal('*'), z.array(z.enum(EVENT_KINDS))]) })
   .strict();
 export type SubscribeMessage = z.infer<typeof SubscribeMessage>;
 

@@ -158,6 +158,9 @@ test('anything but subscribe needs the token; bad input gets an error naming the
   t.regex((await c.ask('{"signal": ')).error, /^not JSON: /);
   t.regex((await c.ask({ hello: 1 })).error, /^unknown message: expected \{"subscribe"/);
   t.is((await c.ask({ subscribe: ['decision', 'bogus'] })).error.split(':')[0], 'invalid subscribe');
+  t.deepEqual(await c.ask({ id: 's1', subscribe: ['action'] }), { type: 'ack', id: 's1', accepted: 'subscribe', kinds: ['action'] }, 'a subscribe may carry an id, echoed like a signal\'s');
+  t.like(await c.ask({ id: 's2', subscribe: ['bogus'] }), { type: 'error', id: 's2' });
+  t.like(await c.ask({ id: 's3', subscribe: '*', extra: 1 }), { type: 'error', id: 's3', error: 'invalid subscribe: extra: Unrecognized key: "extra"' });
   t.like(await c.ask({ id: 'c', token: TOKEN, signal: { ...goal, priority: 900 } }), { id: 'c', error: 'invalid goal signal: priority: Too big: expected number to be <=255' });
   t.like(await c.ask({ id: 'd', token: TOKEN, signal: { type: 'sensor', sensor: 'x', value: 1 } }), { error: 'sensor signals are not accepted over WebSocket (accepted: goal, fact, input, command)' });
   t.regex((await c.ask({ id: 'e', token: TOKEN, signal: { type: 'command', command: 'explode' } })).error, /^invalid command signal: command: Invalid option/);
