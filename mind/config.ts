@@ -4,6 +4,12 @@
  */
 import { z } from 'zod';
 
+/** The longest period a Node timer takes (2^31 − 1 ms, about 24.8 days); longer ones silently become 1 ms. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** A period in ms that a timer can honour: a whole number from 0 to {@link MAX_TIMER_MS}. */
+export const periodMs = () => z.number().int().nonnegative().max(MAX_TIMER_MS);
+
 export const MindConfig = z.object({
     /** Seed for ids and randomness, so runs are reproducible. */
     seed: z.number().int().default(1),
@@ -20,17 +26,17 @@ export const MindConfig = z.object({
       .object({
         /** shell_exec runs nothing unless this is true. */
         shellExec: z.boolean().default(false),
-        shellTimeoutMs: z.number().int().positive().default(5_000),
+        shellTimeoutMs: periodMs().positive().default(5_000),
         /** file_io reads and writes only inside this folder. */
         workspace: z.string().default('./workspace'),
         /** Largest file file_io reads, in bytes. */
         fileMaxBytes: z.number().int().positive().default(1_048_576),
         /** Hosts http_fetch may contact; empty means none. */
         httpAllowHosts: z.array(z.string()).default([]),
-        httpTimeoutMs: z.number().int().positive().default(5_000),
+        httpTimeoutMs: periodMs().positive().default(5_000),
         httpMaxBytes: z.number().int().positive().default(1_048_576),
         /** How long user_interact waits for an answer. */
-        questionTimeoutMs: z.number().int().positive().default(60_000),
+        questionTimeoutMs: periodMs().positive().default(60_000),
       })
       .strict()
       .default({

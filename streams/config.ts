@@ -7,13 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { MindConfig } from '../mind/config.js';
+import { MindConfig, periodMs } from '../mind/config.js';
 
-/** The longest period a Node timer takes (2^31 − 1 ms, about 24.8 days); longer ones silently become 1 ms. */
-export const MAX_TIMER_MS = 2_147_483_647;
-
-/** A period in ms that a timer can honour: a whole number from 0 to {@link MAX_TIMER_MS}. */
-const periodMs = () => z.number().int().nonnegative().max(MAX_TIMER_MS);
+export { MAX_TIMER_MS } from '../mind/config.js';
 
 export const AgentConfig = MindConfig.extend({
     /** Stop `run` after this many cycles (seed 001: 1000). */
