@@ -89,9 +89,11 @@ export interface Tool<I = any> {
 
 /**
  * A failure a tool expects and reports (invalid input, a refused path, a host
- * not allowed, a timeout). Recover treats it as transient: state is kept. Any
- * other error a tool throws is treated as a bug (critical: the mind is rolled
- * back to the signal's checkpoint).
+ * not allowed, a timeout). Recover treats it as transient: state is kept. An
+ * ordinary `Error` a tool throws or rejects with is wrapped in one (transient
+ * too, see mind/toolRun.ts); only a programming error (`TypeError`,
+ * `ReferenceError`, `RangeError`, …) is treated as a bug (critical: the mind
+ * is rolled back to the signal's checkpoint).
  */
 export class ToolFailure extends Error {
   constructor(
