@@ -2,8 +2,9 @@
  * fromWebSocket: signals sent by WebSocket clients → stimuli for perceive.
  * The server has already checked the control token; here each signal is
  * validated by the same path as a line on stdin (streams/validateSignal.ts)
- * and restricted to goal, fact, input and command, so the client gets an ack
- * or an error naming the problem at once. Accepted signals are emitted with
+ * and restricted to goal, fact, input and command (one of the agent's, given
+ * `commands`), so the client gets an ack or an error naming the problem at
+ * once. Accepted signals are emitted with
  * `source` = the client's id (`ws-3`). It never completes by itself: the run
  * that reads it stays alive (`keepAlive`) until it is stopped; unsubscribing
  * stops routing signals here (clients then get "not accepting signals").
@@ -13,10 +14,15 @@
  */
 import { Observable } from 'rxjs';
 import type { Stimulus } from '../streams/signals.js';
-import { validateSignal } from '../streams/validateSignal.js';
+import { unknownCommand, validateSignal } from '../streams/validateSignal.js';
 import { WS_SIGNAL_TYPES, type SignalChannel } from '../streams/wsProtocol.js';
 
-export function fromWebSocket(channel: SignalChannel): Observable<Stimulus> {
+export interface WebSocketInputOptions {
+  /** The agent's commands (`agent.runtime.commands`): a command signal naming another is refused in its ack. Default: any name is acked, and perceive rejects an unknown one later. */
+  commands?: ReadonlyMap<string, unknown>;
+}
+
+export function fromWebSocket(channel: SignalChannel, options: WebSocketInputOptions = {}): Observable<Stimulus> {
   return new Observable<Stimulus>((subscriber) =>
     channel.onSignal((request) => {
       const validated = validateSignal(request.signal);
@@ -25,6 +31,8 @@ export function fromWebSocket(channel: SignalChannel): Observable<Stimulus> {
       if (!(WS_SIGNAL_TYPES as readonly string[]).includes(type)) {
         return { ok: false, error: `${type} signals are not accepted over WebSocket (accepted: ${WS_SIGNAL_TYPES.join(', ')})` };
       }
+      const unknown = options.commands ? unknownCommand(validated.signal, options.commands) : null;
+      if (unknown) return { ok: false, error: unknown };
       subscriber.next({ source: request.client, value: request.signal });
       return { ok: true, signal: type };
     }),

@@ -80,7 +80,7 @@ export function startProgram(options: ProgramOptions, io: ProgramIO): RunningPro
   if (options.config.heartbeatMs > 0) ambient.push(heartbeat(options.config.heartbeatMs));
   if (options.vitalsMs > 0) ambient.push(vitals(options.vitalsMs));
 
-  if (options.ws) inputs.push(fromWebSocket(options.ws));
+  if (options.ws) inputs.push(fromWebSocket(options.ws, { commands: agent.runtime.commands }));
 
   const events$ = agent.run({ inputs, ambient, keepAlive: options.ws !== undefined, ...(persistence ? { hold: persistence.hold$ } : {}) });
   if (persistence) {
