@@ -57,6 +57,7 @@ import { decide } from '../operators/decide.js';
 import { feedbackChain } from '../operators/feedback.js';
 import { followPlans } from '../operators/followPlans.js';
 import { interveneOnLoops } from '../operators/interveneOnLoops.js';
+import { isolateWatcher } from '../operators/isolateWatcher.js';
 import { observe } from '../operators/observe.js';
 import { orient } from '../operators/orient.js';
 import { perceiveOne } from '../operators/perceive.js';
@@ -184,58 +185,6 @@ function rejectionPass(rejected: Draft<'rejected'>): Cycle {
   return { signal: { type: 'rejected', depth: 0, meta, reason: rejected.reason }, events: [rejected] };
 }
 
-/**
- * Runs a watcher so that its error ends only the watcher, never the stream:
- * the pass it failed on goes on carrying a critical `error` event that names
- * it (a synthetic pass carries it when the watcher failed between passes), and
- * every later pass bypasses it.
- *
- *   passes:               --a--b--c--|
- *   isolated(w throws on b): --a--b'-c--|   (b': b plus the error event; c skips w)
- */
-function isolated(runtime: Runtime, watcher: OperatorFunction<Cycle, Cycle>, name: string): OperatorFunction<Cycle, Cycle> {
-  return (source) =>
-    new Observable<Cycle>((subscriber) => {
-      const feed = new Subject<Cycle>();
-      let failed = false;
-      /** The pass handed to the watcher that has not come out of it yet (during the hand-over only). */
-      let entering: Cycle | undefined;
-      const watched = feed.pipe(watcher).subscribe({
-        next: (cycle) => {
-          if (cycle === entering) entering = undefined;
-          subscriber.next(cycle);
-        },
-        error: (error: unknown) => {
-          failed = true;
-          const message = error instanceof Error ? error.message : String(error);
-          const cycle = entering ?? { signal: { type: 'error', depth: 0, meta: { source: 'watcher' }, message, severity: 'critical' }, events: [] };
-          entering = undefined;
-          record(runtime, cycle, 'error', {
-            severity: 'critical',
-            message: `watcher ${name} failed: ${message}; it is dropped for the rest of the run`,
-            rolledBack: false,
-          });
-          subscriber.next(cycle);
-        },
-        complete: () => subscriber.complete(),
-      });
-      const upstream = source.subscribe({
-        next: (cycle) => {
-          if (failed) return subscriber.next(cycle);
-          entering = cycle;
-          feed.next(cycle);
-          entering = undefined;
-        },
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => (failed ? subscriber.complete() : feed.complete()),
-      });
-      return () => {
-        upstream.unsubscribe();
-        watched.unsubscribe();
-      };
-    });
-}
-
 /** The pass that reports a pass abandoned while it waited on a tool, because the run stopped. */
 function abandonedPass(runtime: Runtime, signal: Signal): Cycle {
   const cycle: Cycle = { signal, events: [] };
@@ -288,8 +237,8 @@ export function createAgent(options: AgentOptions = {}): Agent {
     : pipe(stages.observe, stages.orient, stages.plan, stages.decide, stages.verify, stages.act, stages.consolidate);
   const chain = feedbackChain(runtime, cycleOp);
   const watchers = [
-    ...DEFAULT_WATCHERS.map((w) => isolated(runtime, w(runtime), w.name)),
-    ...(options.watchers ?? []).map((w, i) => isolated(runtime, w(runtime), `watchers[${i}]${w.name ? ` (${w.name})` : ''}`)),
+    ...DEFAULT_WATCHERS.map((w) => isolateWatcher(runtime, w(runtime), w.name)),
+    ...(options.watchers ?? []).map((w, i) => isolateWatcher(runtime, w(runtime), `watchers[${i}]${w.name ? ` (${w.name})` : ''}`)),
   ];
 
   const run = (sources: AgentSources = {}): Connectable<AgentEvent> => {
