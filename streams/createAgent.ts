@@ -321,18 +321,21 @@ export function createAgent(options: AgentOptions = {}): Agent {
     /** A pass's cycles, or, when the run abandons it while it waits, a pass reporting that instead. */
     const abandonable = (body$: Observable<Cycle>, signal: Signal): Observable<Cycle> =>
       new Observable<Cycle>((subscriber) => {
-        const cut = runtime.abandon$.subscribe(() => {
-          pass.unsubscribe();
-          subscriber.next(abandonedPass(runtime, signal));
-          subscriber.complete();
-        });
         const pass = body$.subscribe({
           next: (cycle) => subscriber.next(cycle),
           error: (error: unknown) => subscriber.error(error),
           complete: () => subscriber.complete(),
         });
+        // Only a pass still waiting (on a tool) once its synchronous part is done can be abandoned.
+        const cut = subscriber.closed
+          ? undefined
+          : runtime.abandon$.subscribe(() => {
+              pass.unsubscribe();
+              subscriber.next(abandonedPass(runtime, signal));
+              subscriber.complete();
+            });
         return () => {
-          cut.unsubscribe();
+          cut?.unsubscribe();
           pass.unsubscribe();
         };
       });
