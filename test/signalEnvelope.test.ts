@@ -4,8 +4,8 @@
  * signal gets its `perceived` event with the transport's own source.
  */
 import test from 'ava';
-import WebSocket from 'ws';
 import { events, finished, runCli, startCli } from './helpers/cli.js';
+import { connectAsker } from './helpers/wsAsker.js';
 
 const goal = (description: string, extra: object = {}): string => JSON.stringify({ type: 'goal', description, ...extra });
 
@@ -43,19 +43,7 @@ test('WebSocket: a signal with meta.source is refused; an accepted one is percei
       if (found) resolve(`${found[1]!.replace('http', 'ws')}/ws`);
     });
   });
-  const socket = new WebSocket(url);
-  const answers: any[] = [];
-  socket.on('message', (data) => {
-    const message = JSON.parse(String(data));
-    if (!Array.isArray(message) && (message.type === 'ack' || message.type === 'error')) answers.push(message);
-  });
-  await new Promise((resolve) => socket.once('open', resolve));
-  const ask = async (message: object): Promise<any> => {
-    const before = answers.length;
-    socket.send(JSON.stringify(message));
-    while (answers.length === before) await new Promise((resolve) => setTimeout(resolve, 10));
-    return answers[before];
-  };
+  const { socket, ask } = await connectAsker(url);
   const spoofed = await ask({ id: 's', token, signal: { type: 'goal', description: 'spoofed', meta: { source: 'cli' } } });
   t.like(spoofed, { type: 'error', id: 's' });
   t.regex(spoofed.error, /^invalid goal signal: meta: set by the runtime, not by the sender/);

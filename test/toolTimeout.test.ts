@@ -1,9 +1,9 @@
 import test from 'ava';
 import { VirtualTimeScheduler } from 'rxjs';
 import type { ToolOutput } from '../mind/tool.js';
-import { AgentConfig } from '../streams/config.js';
+import { AgentConfig, type AgentConfigInput } from '../streams/config.js';
 import type { AgentEvent } from '../streams/events.js';
-import { createTestAgent, goalStimulus } from '../streams/testing.js';
+import { createTestAgent } from '../streams/testing.js';
 import { scriptedTool } from './helpers/runtime.js';
 
 /** Runs virtual time to the end, letting settled promises run between flushes. */
@@ -16,17 +16,23 @@ async function drain(scheduler: VirtualTimeScheduler): Promise<void> {
 
 const hanging = () => scriptedTool('hang', 0.95, () => new Promise<ToolOutput>(() => {}));
 
-test('a tool that never settles fails transiently after toolTimeoutMs of scheduler time, and the agent goes on', async (t) => {
+/** An agent with the never-settling tool, connected on virtual time, and a goal it will work on with it. */
+function hangingRun(config: AgentConfigInput, keepAlive = false) {
   const scheduler = new VirtualTimeScheduler();
-  const agent = createTestAgent(scheduler, { tools: [hanging()], config: { maxCycles: 3, toolTimeoutMs: 1_000, stallThreshold: 1_000_000 } });
-  const events$ = agent.run({ inputs: [] });
-  const events: AgentEvent[] = [];
-  let completed = false;
-  events$.subscribe({ next: (e) => events.push(e), complete: () => (completed = true) });
+  const agent = createTestAgent(scheduler, { tools: [hanging()], config: { ...config, stallThreshold: 1_000_000 } });
+  const events$ = agent.run({ inputs: [], keepAlive });
+  const run = { scheduler, agent, events: [] as AgentEvent[], completed: false };
+  events$.subscribe({ next: (e) => run.events.push(e), complete: () => (run.completed = true) });
   events$.connect();
   agent.inject({ type: 'goal', description: 'Hang around', priority: 5, depth: 0, meta: {} });
-  await drain(scheduler);
-  t.true(completed, 'the run ends');
+  return run;
+}
+
+test('a tool that never settles fails transiently after toolTimeoutMs of scheduler time, and the agent goes on', async (t) => {
+  const run = hangingRun({ maxCycles: 3, toolTimeoutMs: 1_000 });
+  const { events } = run;
+  await drain(run.scheduler);
+  t.true(run.completed, 'the run ends');
   const timeouts = events.filter((e) => e.kind === 'error' && e.message === 'hang: timed out after 1000 ms');
   t.true(timeouts.length >= 2, 'every hanging run of the tool times out');
   t.like(timeouts[0], { severity: 'transient', tool: 'hang', rolledBack: false });
@@ -37,20 +43,14 @@ test('a tool that never settles fails transiently after toolTimeoutMs of schedul
 });
 
 test('agent.stop() completes the run while a tool is in flight (no timeout): the pass is abandoned and reported', async (t) => {
-  const scheduler = new VirtualTimeScheduler();
-  const agent = createTestAgent(scheduler, { tools: [hanging()], config: { toolTimeoutMs: 0, stallThreshold: 1_000_000 } });
-  const events$ = agent.run({ inputs: [], keepAlive: true });
-  const events: AgentEvent[] = [];
-  let completed = false;
-  events$.subscribe({ next: (e) => events.push(e), complete: () => (completed = true) });
-  events$.connect();
-  agent.inject({ type: 'goal', description: 'Hang around', priority: 5, depth: 0, meta: {} });
-  await drain(scheduler);
-  t.false(completed, 'the tool is still running');
+  const run = hangingRun({ toolTimeoutMs: 0 }, true);
+  const { events } = run;
+  await drain(run.scheduler);
+  t.false(run.completed, 'the tool is still running');
   t.like(events.at(-1), { kind: 'goal', change: 'added' }, 'the pass that decided on the tool is waiting on it');
-  agent.stop('SIGTERM');
-  await drain(scheduler);
-  t.true(completed, 'the run ends');
+  run.agent.stop('SIGTERM');
+  await drain(run.scheduler);
+  t.true(run.completed, 'the run ends');
   t.like(events.at(-2), { kind: 'error', severity: 'transient', message: 'abandoned: the run stopped while the pass was waiting on a tool; its result is discarded', signalType: 'tick' });
   t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'SIGTERM' });
 });

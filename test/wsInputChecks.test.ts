@@ -4,27 +4,15 @@
  * and an input answering a question that is not pending is flagged.
  */
 import test from 'ava';
-import WebSocket from 'ws';
 import { WsServer } from '../sinks/wsServer.js';
 import { EVENT_KINDS } from '../streams/events.js';
+import { connectAsker } from './helpers/wsAsker.js';
 import { events, runCli } from './helpers/cli.js';
 
 test('{"subscribe": [..., "bogus"]} is refused naming "bogus" and the accepted kinds; the connection stays open', async (t) => {
   const server = await WsServer.listen({ port: 0, token: 'subscribe-token' });
   t.teardown(() => server.close('test over'));
-  const socket = new WebSocket(server.wsUrl);
-  const answers: any[] = [];
-  socket.on('message', (data) => {
-    const message = JSON.parse(String(data));
-    if (!Array.isArray(message) && (message.type === 'ack' || message.type === 'error')) answers.push(message);
-  });
-  await new Promise((resolve) => socket.once('open', resolve));
-  const ask = async (message: object): Promise<any> => {
-    const before = answers.length;
-    socket.send(JSON.stringify(message));
-    while (answers.length === before) await new Promise((resolve) => setTimeout(resolve, 10));
-    return answers[before];
-  };
+  const { socket, ask } = await connectAsker(server.wsUrl);
   t.deepEqual(await ask({ subscribe: ['decision', 'bogus'] }), {
     type: 'error',
     error: `invalid subscribe: unknown event kind(s) "bogus" (accepted: ${EVENT_KINDS.join(', ')}, or "*" for all)`,
