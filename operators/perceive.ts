@@ -2,7 +2,8 @@
  * perceive: raw stimuli → validated signals (zod), stamped with scheduler time.
  * What does not parse becomes a `rejected` event naming the line and the
  * reason, and the stream goes on. The signal's `meta` is the transport's: its
- * `source` (and `line`) come from the stimulus, never from the sender.
+ * `source` (and `line`) come from the stimulus, never from the sender. Given
+ * the runtime's `commands`, a command signal must name one of them.
  *
  *   stimuli:     --a---b---c--|      (b is not JSON)
  *   perceive():  --S---R---S--|      (S: { ok: true, signal }, R: { ok: false, rejected })
@@ -11,19 +12,22 @@ import { map, type OperatorFunction } from 'rxjs';
 import type { Draft } from '../streams/events.js';
 import type { Runtime } from '../streams/runtime.js';
 import type { Signal, Stimulus } from '../streams/signals.js';
-import { validateSignal } from '../streams/validateSignal.js';
+import { unknownCommand, validateSignal } from '../streams/validateSignal.js';
 
 export type Perception = { ok: true; signal: Signal } | { ok: false; rejected: Draft<'rejected'> };
 
 /** How much of a bad line a rejection quotes. */
 export const PREVIEW_CHARS = 120;
 
-export function perceive(runtime: Pick<Runtime, 'now' | 'mind'>): OperatorFunction<Stimulus, Perception> {
+/** What perceive reads of the runtime: its clock and mind, and the commands it has, when it checks command names. */
+export type PerceiveRuntime = Pick<Runtime, 'now' | 'mind'> & { commands?: ReadonlyMap<string, unknown> };
+
+export function perceive(runtime: PerceiveRuntime): OperatorFunction<Stimulus, Perception> {
   return map((stimulus) => perceiveOne(runtime, stimulus));
 }
 
 /** Perceives one stimulus (the function behind {@link perceive}). */
-export function perceiveOne(runtime: Pick<Runtime, 'now' | 'mind'>, stimulus: Stimulus): Perception {
+export function perceiveOne(runtime: PerceiveRuntime, stimulus: Stimulus): Perception {
   if (stimulus.problem) return reject(runtime, stimulus, stimulus.problem);
   let value = stimulus.value;
   if (stimulus.text !== undefined) {
@@ -35,6 +39,8 @@ export function perceiveOne(runtime: Pick<Runtime, 'now' | 'mind'>, stimulus: St
   }
   const validated = validateSignal(value);
   if (!validated.ok) return reject(runtime, stimulus, validated.reason);
+  const unknown = runtime.commands ? unknownCommand(validated.signal, runtime.commands) : null;
+  if (unknown) return reject(runtime, stimulus, unknown);
   // zod returns a fresh object: stamp it in place rather than copying it.
   const signal: Signal = validated.signal;
   signal.meta = stimulus.line === undefined ? { source: stimulus.source } : { source: stimulus.source, line: stimulus.line };

@@ -33,7 +33,6 @@ import {
   map,
   merge,
   mergeMap,
-  Observable,
   of,
   pipe,
   queueScheduler,
@@ -42,6 +41,7 @@ import {
   takeUntil,
   tap,
   type Connectable,
+  type Observable,
   type OperatorFunction,
   type SchedulerLike,
 } from 'rxjs';
@@ -51,6 +51,7 @@ import { Psyche, type PsycheOptions } from '../mind/psyche.js';
 import { SkillRegistry, type Skill } from '../mind/skills.js';
 import type { Tool } from '../mind/tool.js';
 import { builtinTools } from '../mind/tools/index.js';
+import { abandonable } from '../operators/abandonable.js';
 import { act } from '../operators/act.js';
 import { consolidate } from '../operators/consolidate.js';
 import { decide } from '../operators/decide.js';
@@ -67,13 +68,12 @@ import { stamp } from '../operators/stamp.js';
 import { verify } from '../operators/verify.js';
 import { builtinCommands } from './commands.js';
 import { AgentConfig, type AgentConfigInput } from './config.js';
-import { record, type Cycle, type Watcher } from './cycle.js';
+import type { Cycle, Watcher } from './cycle.js';
 import { CycleDriver } from './driver.js';
 import type { AgentEvent, Draft } from './events.js';
 import { planningCommands } from './planningCommands.js';
 import { createRuntime, type CommandHandler, type Runtime } from './runtime.js';
 import type { Signal, Stimulus } from './signals.js';
-import { unknownCommand } from './validateSignal.js';
 
 /** The default stages, for building a custom cycle. */
 export interface Stages {
@@ -183,19 +183,6 @@ export type Entering = { signal: Signal } | { rejected: Draft<'rejected'> };
 function rejectionPass(rejected: Draft<'rejected'>): Cycle {
   const meta = rejected.line === undefined ? { source: rejected.source } : { source: rejected.source, line: rejected.line };
   return { signal: { type: 'rejected', depth: 0, meta, reason: rejected.reason }, events: [rejected] };
-}
-
-/** The pass that reports a pass abandoned while it waited on a tool, because the run stopped. */
-function abandonedPass(runtime: Runtime, signal: Signal): Cycle {
-  const cycle: Cycle = { signal, events: [] };
-  record(runtime, cycle, 'error', {
-    severity: 'transient',
-    message: 'abandoned: the run stopped while the pass was waiting on a tool; its result is discarded',
-    rolledBack: false,
-    signalType: signal.type,
-    depth: signal.depth,
-  });
-  return cycle;
 }
 
 export function createAgent(options: AgentOptions = {}): Agent {
@@ -318,34 +305,9 @@ export function createAgent(options: AgentOptions = {}): Agent {
       }),
     );
 
-    /** A pass's cycles, or, when the run abandons it while it waits, a pass reporting that instead. */
-    const abandonable = (body$: Observable<Cycle>, signal: Signal): Observable<Cycle> =>
-      new Observable<Cycle>((subscriber) => {
-        const pass = body$.subscribe({
-          next: (cycle) => subscriber.next(cycle),
-          error: (error: unknown) => subscriber.error(error),
-          complete: () => subscriber.complete(),
-        });
-        // Only a pass still waiting (on a tool) once its synchronous part is done can be abandoned.
-        const cut = subscriber.closed
-          ? undefined
-          : runtime.abandon$.subscribe(() => {
-              pass.unsubscribe();
-              subscriber.next(abandonedPass(runtime, signal));
-              subscriber.complete();
-            });
-        return () => {
-          cut?.unsubscribe();
-          pass.unsubscribe();
-        };
-      });
-
-    /** Perceives a stimulus; a command signal must also name a command this agent has. */
     const perceived = (stimulus: Stimulus): Entering => {
       const perception = perceiveOne(runtime, stimulus);
-      const problem = perception.ok ? unknownCommand(perception.signal, runtime.commands) : null;
-      const final = problem ? perceiveOne(runtime, { ...stimulus, problem }) : perception;
-      return final.ok ? { signal: final.signal } : { rejected: final.rejected };
+      return perception.ok ? { signal: perception.signal } : { rejected: perception.rejected };
     };
     const stamped = (signal: Signal): Entering => ({ signal: signal.at === undefined ? { ...signal, at: scheduler.now() } : signal });
     const inputs$ = merge(
@@ -369,7 +331,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
         // A pass that starts after the stop is abandoned too if it goes on to wait.
         if (halted) abandonAfterTask();
         const body$: Observable<Cycle> =
-          'rejected' in item ? of(rejectionPass(item.rejected)) : abandonable(chain(item.signal), item.signal);
+          'rejected' in item ? of(rejectionPass(item.rejected)) : chain(item.signal).pipe(abandonable(runtime, item.signal));
         return body$.pipe(
           // Trampoline: signals buffered behind an async tool then drain iteratively, not recursively.
           subscribeOn(queueScheduler),
