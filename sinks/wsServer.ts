@@ -29,14 +29,14 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { EVENT_KINDS, type EventKind } from '../streams/events.js';
+import type { EventKind } from '../streams/events.js';
 import { packageRoot } from '../streams/packageRoot.js';
 import { serveDashboard } from './dashboardPages.js';
 import { loopbackRefusal } from './loopbackGuard.js';
 import {
   CLOSE_GOING_AWAY,
+  describeIssue,
   SignalMessage,
-  SubscribeMessage,
   type Ack,
   type ErrorReply,
   type Keepalive,
@@ -46,6 +46,7 @@ import {
   type SignalVerdict,
   type Subscription,
 } from '../streams/wsProtocol.js';
+import { subscriptionFromMessage, subscriptionFromQuery } from '../streams/wsSubscription.js';
 
 export interface WsServerOptions {
   host?: string;
@@ -237,7 +238,7 @@ export class WsServer implements SignalChannel {
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const refused = url.pathname === '/ws' ? this.allowed(req) : `no WebSocket endpoint at ${url.pathname} (use /ws)`;
-    const kinds = parseKinds(url.searchParams.get('subscribe'));
+    const kinds = subscriptionFromQuery(url.searchParams.get('subscribe'));
     if (refused) return refuse(socket, 403, refused);
     if ('problem' in kinds) return refuse(socket, 400, kinds.problem);
     if (this.closing) return refuse(socket, 503, 'server closing');
@@ -302,13 +303,10 @@ export class WsServer implements SignalChannel {
     const rawId = (message as { id?: unknown }).id;
     if (typeof rawId === 'string') id = rawId;
     if ('subscribe' in message) {
-      const { subscribe } = message as { subscribe: unknown };
-      const problem = Array.isArray(subscribe) ? unknownKindsProblem(subscribe) : null;
-      if (problem) return error(`invalid subscribe: ${problem}`);
-      const parsed = SubscribeMessage.safeParse(message);
-      if (!parsed.success) return error(`invalid subscribe: ${describeIssue(parsed.error.issues[0]!)}`);
-      connection.subscription = parsed.data.subscribe === '*' ? 'all' : new Set(parsed.data.subscribe);
-      return connection.reply(withId({ type: 'ack', accepted: 'subscribe', kinds: parsed.data.subscribe }));
+      const subscribed = subscriptionFromMessage(message);
+      if ('problem' in subscribed) return error(`invalid subscribe: ${subscribed.problem}`);
+      connection.subscription = subscribed.subscription;
+      return connection.reply(withId({ type: 'ack', accepted: 'subscribe', kinds: subscribed.kinds }));
     }
     if (!('signal' in message)) return error(`unknown message: ${SIGNAL_HELP}`);
     const parsed = SignalMessage.safeParse(message);
@@ -334,25 +332,4 @@ export class WsServer implements SignalChannel {
 function refuse(socket: Duplex, status: number, reason: string): void {
   const body = `${reason}\n`;
   socket.end(`HTTP/1.1 ${status} Refused\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
-}
-
-/** `?subscribe=decision,goal` → a set of kinds; absent or `*` → all; an unknown kind → the problem. */
-function parseKinds(raw: string | null): { subscription: Subscription } | { problem: string } {
-  if (raw === null || raw === '' || raw === '*') return { subscription: 'all' };
-  const kinds = raw.split(',').map((k) => k.trim());
-  const problem = unknownKindsProblem(kinds);
-  if (problem) return { problem: `?subscribe: ${problem}` };
-  return { subscription: new Set(kinds as EventKind[]) };
-}
-
-/** Names the entries of a subscription that are no event kind, and the accepted kinds; null when all are kinds. */
-function unknownKindsProblem(kinds: readonly unknown[]): string | null {
-  const unknown = kinds.filter((k) => !(EVENT_KINDS as readonly unknown[]).includes(k));
-  if (unknown.length === 0) return null;
-  return `unknown event kind(s) ${unknown.map((k) => JSON.stringify(k)).join(', ')} (accepted: ${EVENT_KINDS.join(', ')}, or "*" for all)`;
-}
-
-function describeIssue(issue: { path: PropertyKey[]; message: string; code: string; keys?: string[] }): string {
-  const where = issue.path.length ? issue.path.map(String).join('.') : issue.code === 'unrecognized_keys' ? (issue.keys ?? []).join(', ') : 'message';
-  return `${where}: ${issue.message}`;
 }

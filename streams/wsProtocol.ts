@@ -46,6 +46,12 @@ export const SignalMessage = z
   .strict();
 export type SignalMessage = z.infer<typeof SignalMessage>;
 
+/** A message's first schema problem as `path: reason` (for an unknown key, the key). */
+export function describeIssue(issue: { path: PropertyKey[]; message: string; code: string; keys?: string[] }): string {
+  const where = issue.path.length ? issue.path.map(String).join('.') : issue.code === 'unrecognized_keys' ? (issue.keys ?? []).join(', ') : 'message';
+  return `${where}: ${issue.message}`;
+}
+
 /** The kinds a client receives: every kind, or a set. */
 export type Subscription = 'all' | ReadonlySet<EventKind>;
 
