@@ -53,10 +53,14 @@ const AUXILIARIES = new Set([
  */
 export function isQuestion(sentence: string): boolean {
   if (sentence.trimEnd().endsWith('?')) return true;
-  const [first = '', second = ''] = sentence.toLowerCase().match(/[\p{L}']+/gu) ?? [];
-  if (INTERROGATIVES.has(first)) return true;
-  return AUXILIARIES.has(first) && second !== '' && !AUXILIARIES.has(second);
+  const [, first = '', second = ''] = FIRST_TWO_WORDS.exec(sentence) ?? [];
+  const opening = first.toLowerCase();
+  if (INTERROGATIVES.has(opening)) return true;
+  return AUXILIARIES.has(opening) && second !== '' && !AUXILIARIES.has(second.toLowerCase());
 }
+
+/** The first two words of a sentence (runs of letters and apostrophes), without splitting the rest: kg_mutate asks on every cycle. */
+const FIRST_TWO_WORDS = /^[^\p{L}']*([\p{L}']+)(?:[^\p{L}']+([\p{L}']+))?/u;
 
 function parseSentence(sentence: string): SentenceFact | null {
   const plain = sentence.replace(/[,"“”]+/g, ' ').replace(/\s+/g, ' ').trim();

@@ -130,18 +130,25 @@ export function stem(word: string): string {
 
 /** Splits text into sentences (on `.`, `!`, `?`, `;` and line breaks), trimmed, end punctuation and empty ones dropped. */
 export function sentences(text: string): string[] {
-  return punctuatedSentences(text)
-    .map(withoutEndPunctuation)
-    .filter((s) => s.length > 0);
+  const out: string[] = [];
+  for (const part of text.split(SENTENCE_BREAK)) {
+    const sentence = withoutEndPunctuation(part.trim());
+    if (sentence.length > 0) out.push(sentence);
+  }
+  return out;
 }
 
 /** The sentences of `text` as {@link sentences} splits them, with their end punctuation kept ("Is it?"). */
 export function punctuatedSentences(text: string): string[] {
-  return text
-    .split(/(?<=[.!?;])\s+|\n+/)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
+  const out: string[] = [];
+  for (const part of text.split(SENTENCE_BREAK)) {
+    const sentence = part.trim();
+    if (sentence.length > 0) out.push(sentence);
+  }
+  return out;
 }
+
+const SENTENCE_BREAK = /(?<=[.!?;])\s+|\n+/;
 
 /** A sentence without its end punctuation. */
 export function withoutEndPunctuation(sentence: string): string {
