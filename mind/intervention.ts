@@ -13,6 +13,7 @@
 import type { Goal } from './goals.js';
 import type { LoopInfo } from './loopDetection.js';
 import type { Mind } from './mind.js';
+import type { PlanChange } from './plan.js';
 
 /** Every intervention goal's description starts with this. */
 export const INTERVENTION_PREFIX = 'INTERVENTION: break loop — ';
@@ -21,10 +22,12 @@ export const INTERVENTION_PREFIX = 'INTERVENTION: break loop — ';
  * The hook for plans. A mind extension that keeps plans implements
  * `dropPlan`: an intervention calls it for the goal it suspends (the
  * extension journals its own change) and the goal is replanned when it
- * resumes. Returns whether a plan was dropped.
+ * resumes. Returns whether a plan was dropped: true, or the plan's change,
+ * which the intervention then records as a `plan` event (the built-in
+ * planner does), so nobody watching the events sees a dropped plan as active.
  */
 export interface PlanDropper {
-  dropPlan(goalId: string, reason: string): boolean;
+  dropPlan(goalId: string, reason: string): boolean | PlanChange | undefined;
 }
 
 export interface GoalChangeNote {
@@ -40,6 +43,8 @@ export interface Intervention {
   /** "I noticed I was repeating kg_query …" */
   narrative: string;
   planDropped: boolean;
+  /** The dropped plans' changes, from the droppers that report them. */
+  planChanges: PlanChange[];
   /** In order: the suspension, then the new goal. */
   changes: GoalChangeNote[];
 }
@@ -72,7 +77,7 @@ export function startIntervention(mind: Mind, goalId: string, loop: LoopInfo, op
     stallThreshold: options.stallThreshold ?? 3,
   });
   const suspended = mind.goals.update(looping, { status: 'Suspended', suspendedFor: `intervention:${goal.id}` });
-  const planDropped = dropPlans(mind, suspended.id, `loop: ${loop.details}`);
+  const { planDropped, planChanges } = dropPlans(mind, suspended.id, `loop: ${loop.details}`);
   const narrative = narrate(loop, suspended, planDropped);
   mind.remember({ content: narrative, symbols: [], kind: 'Reflection', at: options.at, relevance: 0.8, goalId: suspended.id });
   return {
@@ -80,6 +85,7 @@ export function startIntervention(mind: Mind, goalId: string, loop: LoopInfo, op
     suspended,
     narrative,
     planDropped,
+    planChanges,
     changes: [
       { goal: suspended, change: 'suspended' },
       { goal, change: 'added' },
@@ -99,13 +105,18 @@ export function endIntervention(mind: Mind, interventionGoalId: string): GoalCha
 }
 
 /** Asks every extension that keeps plans to drop the goal's plan. */
-function dropPlans(mind: Mind, goalId: string, reason: string): boolean {
-  let dropped = false;
+function dropPlans(mind: Mind, goalId: string, reason: string): { planDropped: boolean; planChanges: PlanChange[] } {
+  let planDropped = false;
+  const planChanges: PlanChange[] = [];
   for (const extension of mind.extensions.values()) {
     const dropper = extension as Partial<PlanDropper>;
-    if (typeof dropper.dropPlan === 'function' && dropper.dropPlan(goalId, reason)) dropped = true;
+    if (typeof dropper.dropPlan !== 'function') continue;
+    const dropped = dropper.dropPlan(goalId, reason);
+    if (!dropped) continue;
+    planDropped = true;
+    if (typeof dropped === 'object') planChanges.push(dropped);
   }
-  return dropped;
+  return { planDropped, planChanges };
 }
 
 /** The first-person line the agent tells about the loop it caught itself in. */

@@ -157,9 +157,9 @@ export class Planner implements MindExtension {
     return changes;
   }
 
-  /** The loop intervention's hook (`PlanDropper`): supersedes the goal's active plan; true when there was one. */
-  dropPlan(goalId: string, reason: string): boolean {
-    return this.supersede(goalId, reason) !== undefined;
+  /** The loop intervention's hook (`PlanDropper`): supersedes the goal's active plan; its change, when there was one. */
+  dropPlan(goalId: string, reason: string): PlanChange | undefined {
+    return this.supersede(goalId, reason);
   }
 
   /** Drops a goal's active plan (reflection, loop intervention); the next cycle plans afresh with the other meta-strategy. */

@@ -11,8 +11,10 @@
  *   next cycle works on it (and plans for it, if plans are on);
  * - asks plan-keeping extensions to drop the suspended goal's plan
  *   (`PlanDropper.dropPlan`);
- * - records `goal` events for both changes and an `intervention` event with a
- *   first-person narrative line ("I noticed I was repeating kg_query …").
+ * - records `goal` events for both changes, a `plan` event (`superseded`) for
+ *   each dropped plan whose change its extension reports, and an
+ *   `intervention` event with a first-person narrative line ("I noticed I
+ *   was repeating kg_query …").
  *
  * The goal's detector then clears (and cools down for `cooldownActions`), so
  * one loop raises one intervention; a goal's detector is dropped when the goal
@@ -31,13 +33,14 @@
  */
 import { defer, map, type OperatorFunction } from 'rxjs';
 import type { Goal } from '../mind/goals.js';
-import { endIntervention, isInterventionGoal, startIntervention, type GoalChangeNote } from '../mind/intervention.js';
+import { endIntervention, isInterventionGoal, startIntervention } from '../mind/intervention.js';
 import { resolveLoopConfig } from '../mind/loopConfig.js';
 import type { ActionRecord } from '../mind/loopDetection.js';
 import { LoopDetector } from '../mind/loopDetector.js';
 import type { Watcher } from '../streams/cycle.js';
 import { record, type Cycle } from '../streams/cycle.js';
 import type { Runtime } from '../streams/runtime.js';
+import { recordGoalChanges, recordPlanChanges } from './changeEvents.js';
 
 export const interveneOnLoops: Watcher = (runtime: Runtime): OperatorFunction<Cycle, Cycle> => {
   const { config, warnings } = resolveLoopConfig(runtime.config.loopDetection);
@@ -69,6 +72,7 @@ export const interveneOnLoops: Watcher = (runtime: Runtime): OperatorFunction<Cy
           record(runtime, cycle, 'loop', { ...loop, goalId: action.goal.id, intervened: intervention !== null });
           if (!intervention) return cycle;
           recordGoalChanges(runtime, cycle, intervention.changes);
+          recordPlanChanges(runtime, cycle, intervention.planChanges);
           record(runtime, cycle, 'intervention', {
             goalId: intervention.goal.id,
             description: intervention.goal.description,
@@ -106,21 +110,4 @@ function resumeAfterInterventions(runtime: Runtime, cycle: Cycle): void {
     if (event.kind === 'goal' && (event.status === 'Completed' || event.status === 'Failed') && isInterventionGoal(event)) ended.push(event.goalId);
   }
   for (const goalId of ended) recordGoalChanges(runtime, cycle, endIntervention(runtime.mind, goalId));
-}
-
-function recordGoalChanges(runtime: Runtime, cycle: Cycle, changes: readonly GoalChangeNote[]): void {
-  for (const { goal, change } of changes) record(runtime, cycle, 'goal', goalBody(goal, change));
-}
-
-function goalBody(goal: Goal, change: string) {
-  const body = { goalId: goal.id, description: goal.description, status: goal.status, priority: goal.priority, change } as {
-    goalId: string;
-    description: string;
-    status: Goal['status'];
-    priority: number;
-    change: string;
-    parentId?: string;
-  };
-  if (goal.parentId) body.parentId = goal.parentId;
-  return body;
 }

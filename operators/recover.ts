@@ -8,8 +8,9 @@
  *   `perceived`, so the stream never reports state that no longer exists.
  *   The attempt still counts, so a bug that always throws cannot loop forever:
  *   a pass that had decided on a tool keeps its `decision` event and is
- *   re-applied as a failed run of that tool (a `failed` action; the cycle,
- *   the decision log and the goal's failure and stall counters advance: see
+ *   re-applied as a failed run of that tool (its goal's plan steered again,
+ *   then a `failed` action; the cycle, the decision log and the goal's
+ *   failure and stall counters advance, and the plan backtracks: see
  *   mind/rolledBackAttempt.ts); a driver tick that failed before deciding
  *   still uses up its cycle.
  * - Unless the failing pass was itself handling an error, or its depth is above
@@ -24,6 +25,7 @@ import { ToolFailure } from '../mind/tool.js';
 import { record, type Cycle } from '../streams/cycle.js';
 import type { Runtime } from '../streams/runtime.js';
 import { recordOutcome } from './act.js';
+import { recordPlanChanges } from './changeEvents.js';
 import { fusedSteps, runSteps } from './stage.js';
 
 export interface RecoverOptions {
@@ -104,13 +106,16 @@ export function recoverFrom(runtime: Runtime, cycle: Cycle, error: unknown, { re
     runtime.mind.rollback();
     rolledBack = true;
     const decision = cycle.goal ? cycle.decision : undefined;
-    const kept = cycle.events.filter((e) => e.kind === 'perceived' || (decision && e.kind === 'decision'));
+    const decisions = decision ? cycle.events.filter((e) => e.kind === 'decision') : [];
+    const perceived = cycle.events.filter((e) => e.kind === 'perceived');
     cycle.events.length = 0;
-    cycle.events.push(...kept);
+    cycle.events.push(...perceived);
     delete cycle.outcome;
     if (decision) {
-      const outcome = countRolledBackAttempt(runtime.mind, decision, message, runtime.now());
-      recordOutcome(runtime, cycle, decision, { kind: 'failed', error: message }, outcome);
+      const attempt = countRolledBackAttempt(runtime.mind, decision, message, runtime.now);
+      recordPlanChanges(runtime, cycle, attempt.planChanges);
+      cycle.events.push(...decisions);
+      recordOutcome(runtime, cycle, decision, { kind: 'failed', error: message }, attempt.outcome);
     } else {
       delete cycle.decision;
       if (signal.type === 'tick') runtime.mind.nextCycle();

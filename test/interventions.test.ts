@@ -84,9 +84,11 @@ test('an agent whose only tool keeps failing raises exactly one intervention, th
   // The intervention goal took the focus at once, and the resumed goal got it back.
   const worked = only(events, 'action').map((a) => a.goalId);
   t.deepEqual(worked.filter((g, i) => g !== worked[i - 1]), ['goal-1', 'goal-2', 'goal-1']);
-  // loop, goal, goal, intervention come in one pass, in that order.
+  // loop, goal, goal, the dropped plan, intervention come in one pass, in that order.
   const at = events.findIndex((e) => e.kind === 'loop');
-  t.deepEqual(events.slice(at, at + 4).map((e) => e.kind), ['loop', 'goal', 'goal', 'intervention']);
+  t.deepEqual(events.slice(at, at + 5).map((e) => e.kind), ['loop', 'goal', 'goal', 'plan', 'intervention']);
+  t.like(events[at + 3], { goalId: 'goal-1', status: 'Superseded', change: 'superseded' });
+  t.regex((events[at + 3] as AgentEvent<'plan'>).reason, /^loop: flaky_fetch made up/);
 });
 
 test('the intervention drops the suspended goal’s plan through the PlanDropper hook', (t) => {

@@ -1,7 +1,9 @@
 import test from 'ava';
 import { from, map, pipe, take, toArray, VirtualTimeScheduler } from 'rxjs';
 import { z } from 'zod';
+import { Mind } from '../mind/mind.js';
 import type { Tool } from '../mind/tool.js';
+import { builtinTools } from '../mind/tools/index.js';
 import type { AgentEvent } from '../streams/events.js';
 import type { AgentOptions } from '../streams/createAgent.js';
 import { agentEvents, createTestAgent, goalStimulus } from '../streams/testing.js';
@@ -22,11 +24,11 @@ const buggy: Tool<{ city: string }> = {
 };
 
 /** Runs the agent on virtual time; at most 400 events, so a run that never ends still returns. */
-function runBounded(options: AgentOptions): AgentEvent[] {
+function runBounded(options: AgentOptions, goal = 'weather forecast rain temperature for Paris'): AgentEvent[] {
   const scheduler = new VirtualTimeScheduler();
   const agent = createTestAgent(scheduler, options);
   let events: AgentEvent[] = [];
-  agentEvents(agent, { inputs: [from([goalStimulus('weather forecast rain temperature for Paris')])] })
+  agentEvents(agent, { inputs: [from([goalStimulus(goal)])] })
     .pipe(take(400), toArray())
     .subscribe((all) => (events = all));
   scheduler.flush();
@@ -90,4 +92,32 @@ test('a tool whose propose throws fails that attempt (transient, naming the tool
   for (const plan of events.filter((e) => e.kind === 'plan')) {
     t.false(plan.kind === 'plan' && plan.steps.some((step) => step.tool === 'weather_lookup'), 'left out of plans');
   }
+});
+
+test('a plan step whose tool hits a bug fails its plan, even when the failing pass made the plan; the next plan puts that tool last', (t) => {
+  const tools = builtinTools().map((tool) =>
+    tool.name === 'kg_query'
+      ? {
+          ...tool,
+          execute: () => {
+            throw new TypeError('kg_query bug');
+          },
+        }
+      : tool,
+  );
+  const events = runBounded({ mind: new Mind({ tools }), config: { maxCycles: 3 } }, 'Find the moons of Jupiter');
+  const story = events
+    .filter((e) => e.kind === 'plan' || e.kind === 'decision' || e.kind === 'action')
+    .map((e) => (e.kind === 'plan' ? `${e.planId} ${e.change} ${e.steps.map((s) => s.tool).join(',')}` : e.kind === 'decision' ? `decided ${e.tool}` : `${e.tool} ${e.status}`));
+  // The goal's own pass plans (kg_query first), decides on kg_query and hits the bug: the plan made in
+  // that rolled-back pass is still reported, before its decision, and the failure reaches it.
+  t.deepEqual(story.slice(0, 5), [
+    'plan-1 created kg_query,memory_recall,reason,gap_analysis',
+    'decided kg_query',
+    'kg_query failed',
+    'plan-1 failed kg_query,memory_recall,reason,gap_analysis',
+    'plan-2 created reason,gap_analysis,memory_recall,kg_query',
+  ]);
+  t.like(events.find((e) => e.kind === 'plan' && e.change === 'failed'), { step: 0, reason: 'step 0 (kg_query) failed: kg_query bug' });
+  t.not(story.filter((line) => line.startsWith('decided'))[1], 'decided kg_query', 'the plan no longer steers to the failing tool');
 });
