@@ -141,7 +141,9 @@ export class Reflection implements MindExtension {
       if (goal.lastProgressCycle > before.lastProgressCycle || goal.matched.length > before.matched) {
         if (goal.priority >= 255) continue;
         const to = Math.min(255, goal.priority + BOOST_STEP);
-        const reason = `progressed in ${worked} cycle(s) (criteria matched ${goal.matched.length})`;
+        const ofTerms = `${goal.matched.length} of ${mind.goalTerms(goal).terms.length} criteria term(s) matched`;
+        const newlyMatched = goal.matched.length - before.matched;
+        const reason = newlyMatched > 0 ? `matched ${newlyMatched} more criteria term(s) in ${worked} cycle(s) (${ofTerms})` : `added knowledge in ${worked} cycle(s) (${ofTerms})`;
         adjustments.push({ kind: 'boost', goalId: goal.id, from: goal.priority, to, reason });
         goalChanges.push({ goal: mind.goals.update(goal, { priority: to }), change: 'priority' });
         continue;

@@ -84,6 +84,8 @@ test('reflection boosts progress, demotes stagnation (superseding the plan), dec
   t.is(mind.goals.get(stalled.id)!.status, 'Suspended');
   const decomposed = report.adjustments.find((a) => a.kind === 'decompose')!;
   t.deepEqual('children' in decomposed && decomposed.children.map((id) => mind.goals.get(id)!.description), ['stars', 'planets', 'orbits']);
+  // The boost says what the progress was: criteria terms newly matched, or knowledge added.
+  t.is(report.adjustments[0]!.reason, 'matched 1 more criteria term(s) in 2 cycle(s) (1 of 2 criteria term(s) matched)');
   t.regex(report.adjustments[1]!.reason, /no progress in 2 cycle\(s\); plan plan-1 superseded/);
   t.is(planner.current(stuck.id)!.status, 'Superseded');
   t.deepEqual(report.planChanges.map((c) => c.change), ['superseded']);
@@ -91,6 +93,9 @@ test('reflection boosts progress, demotes stagnation (superseding the plan), dec
 
   // Nothing happened since: the next reflection adjusts nothing.
   t.deepEqual(reflection.reflect('command', 0).adjustments, []);
+  // Progress without a new criteria term (knowledge was added) is named as such.
+  mind.goals.update(mind.goals.get(moving.id)!, { cyclesWorked: 3, lastProgressCycle: 3 });
+  t.like(reflection.reflect('command', 0).adjustments[0], { kind: 'boost', goalId: moving.id, reason: 'added knowledge in 1 cycle(s) (1 of 2 criteria term(s) matched)' });
 });
 
 test('the reflect command reflects at once and reports its adjustments; the psyche evolves with the tools\' success rates', async (t) => {
