@@ -70,6 +70,7 @@ export async function runRepl({ agent, input, output, files = [], goals = [], pr
   const meta = { source: 'repl' };
   const send = (signal: Signal): void => signals$.next(signal);
   const command = (name: CommandName): void => send({ type: 'command', command: name, depth: 0, meta });
+  let quit = false;
   write("ooda repl: 'h' for help, 'q' to quit");
   rl.prompt();
   rl.on('line', (raw) => {
@@ -117,6 +118,7 @@ export async function runRepl({ agent, input, output, files = [], goals = [], pr
       case 'q':
       case 'quit':
       case 'exit':
+        quit = true;
         rl.close();
         return;
       default:
@@ -124,7 +126,8 @@ export async function runRepl({ agent, input, output, files = [], goals = [], pr
     }
     rl.prompt();
   });
-  rl.on('close', () => signals$.complete());
+  // q stops the run with that reason; the end of input (Ctrl-D) ends the signals, and the run stops once idle.
+  rl.on('close', () => (quit ? agent.stop('quit') : signals$.complete()));
   await done;
 }
 

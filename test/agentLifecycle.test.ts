@@ -33,6 +33,16 @@ test('max cycles stops the cycles; input that has already ended finishes the run
   t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'max cycles reached', cycles: 7 });
 });
 
+test('a run whose cycles are stepped by hand (drive: false) stops when its input ends, saying goals are still active, not that it was paused', async (t) => {
+  const agent = createTestAgent(asyncScheduler, { config: { stallThreshold: 1_000_000 } });
+  const events$ = agent.run({ inputs: [of(goalStimulus('Find zzqx', { criteria: 'zzqx' }))], drive: false });
+  const all = lastValueFrom(events$.pipe(toArray()));
+  events$.connect();
+  const events = await all;
+  t.is(events.filter((e) => e.kind === 'decision').length, 0, 'no driver, no cycles');
+  t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'input ended with goals still active (cycles are stepped, not driven)' });
+});
+
 test('pause stops the driver and resume restarts it; a paused agent whose input has ended stops', async (t) => {
   const agent = createTestAgent(asyncScheduler, { config: { maxCycles: 5, stallThreshold: 1_000_000 } });
   const events = await runAll(agent, [stimulus({ type: 'command', command: 'pause' }), goalStimulus('Find zzqx', { criteria: 'zzqx' })]);

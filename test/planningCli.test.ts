@@ -63,7 +63,7 @@ test('the REPL answers plan and reflect through a pseudo-terminal', async (t) =>
     t.regex(reflection, /kg_query +\d+\/\d+ ok/);
     type('q');
     t.is(await exited, 0);
-    t.regex(output, /session stopped/);
+    t.regex(output, /session stopped \(quit\)/);
   } finally {
     clearTimeout(deadline);
     child.kill();
