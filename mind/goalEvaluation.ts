@@ -177,6 +177,16 @@ export function decompose(mind: Mind, goal: Goal): GoalChange[] {
   return changes;
 }
 
+/**
+ * A goal no tool applies to (no core tool is registered, and no semantic tool
+ * reaches its threshold for the goal's text) fails at once: the agent cannot
+ * work on it, and waiting would only spin cycles.
+ */
+export function failWithoutTools(mind: Mind, goal: Goal): GoalChange[] {
+  const failed = mind.goals.update(goal, { status: 'Failed' });
+  return [{ goal: failed, change: 'failed' }, ...settleParent(mind, failed)];
+}
+
 /** When every child of a decomposed parent has ended, the parent ends too. */
 export function settleParent(mind: Mind, child: Goal): GoalChange[] {
   if (!child.parentId) return [];

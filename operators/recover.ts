@@ -62,6 +62,7 @@ export function passRunner(runtime: Runtime, cycleOp: OperatorFunction<Cycle, Cy
     outcome.next(done);
     outcome.complete();
   };
+  const guard = new PassGuard(runtime);
   const steps = fusedSteps(cycleOp);
   if (steps) {
     return (cycle, outcome) => {
@@ -71,10 +72,10 @@ export function passRunner(runtime: Runtime, cycleOp: OperatorFunction<Cycle, Cy
       } catch (error) {
         return finish(outcome, recoverFrom(runtime, cycle, error, options));
       }
-      if (!(out instanceof Promise)) return finish(outcome, out);
+      if (!(out instanceof Promise)) return finish(outcome, guard.ended(out));
       // An abandoned pass ends where it waited: no recovery, no follow-up.
       out.then(
-        (done) => outcome.closed || finish(outcome, done),
+        (done) => outcome.closed || finish(outcome, guard.ended(done)),
         (error: unknown) => outcome.closed || finish(outcome, recoverFrom(runtime, cycle, error, options)),
       );
     };
@@ -88,12 +89,50 @@ export function passRunner(runtime: Runtime, cycleOp: OperatorFunction<Cycle, Cy
   }).pipe(cycleOp);
   return (cycle, outcome) => {
     entering = cycle;
+    let emitted = false;
     return chain.subscribe({
-      next: (done) => outcome.next(done),
+      next: (done) => {
+        emitted = true;
+        outcome.next(guard.ended(done));
+      },
       error: (error: unknown) => finish(outcome, recoverFrom(runtime, cycle, error, options)),
-      complete: () => outcome.complete(),
+      complete: () => {
+        if (!emitted) outcome.next(guard.ended(guard.dropped(cycle)));
+        outcome.complete();
+      },
     });
   };
+}
+
+/**
+ * What a cycle operator that skips decide gets told. A pass the operator
+ * drops (a `filter` between stages) still ends, as its cycle stood, with a
+ * `warning` the first time. A driver tick that ends without a decision while
+ * a goal is active (the operator filtered decide out, or has none) gets a
+ * `warning` the first time; the driver then waits for the next signal instead
+ * of ticking on (see streams/driver.ts).
+ */
+class PassGuard {
+  private warnedDropped = false;
+  private warnedUndecided = false;
+
+  constructor(private readonly runtime: Runtime) {}
+
+  dropped(cycle: Cycle): Cycle {
+    if (this.warnedDropped) return cycle;
+    this.warnedDropped = true;
+    const message = `the cycle operator emitted nothing for this ${cycle.signal.type} pass (a filter between stages?): the pass ends as it stood, and so will later dropped passes, without another warning`;
+    record(this.runtime, cycle, 'warning', { message });
+    return cycle;
+  }
+
+  ended(cycle: Cycle): Cycle {
+    if (cycle.decision !== undefined || cycle.signal.type !== 'tick' || this.warnedUndecided || !this.runtime.mind.goals.hasActive()) return cycle;
+    this.warnedUndecided = true;
+    const message = 'a driver tick ended without a decision while a goal is active (does the cycle operator leave out or filter out decide?): the driver waits for the next signal instead of ticking on';
+    record(this.runtime, cycle, 'warning', { message });
+    return cycle;
+  }
 }
 
 /** Applies the recovery rules to a pass that failed with `error`. */

@@ -257,7 +257,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
       // At max cycles a live run (keepAlive) stops at once; otherwise finite input is still read to its end.
       if (atMax && sources.keepAlive) return halt('max cycles reached');
       if (idle()) {
-        halt(atMax ? 'max cycles reached' : !mind.goals.hasActive() ? 'input ended and no goal is active' : mind.paused ? 'input ended (agent paused)' : 'input ended with goals still active (cycles are stepped, not driven)');
+        halt(atMax ? 'max cycles reached' : !mind.goals.hasActive() ? 'input ended and no goal is active' : mind.paused ? 'input ended (agent paused)' : driver.isStalled ? 'input ended with goals still active (ticks decided nothing)' : 'input ended with goals still active (cycles are stepped, not driven)');
       }
     };
     let abandonScheduled = false;

@@ -5,6 +5,11 @@
  * cycles, whichever comes first) or one every `paceMs`,
  * interleaved with external signals in arrival order. Time comes from the
  * injected scheduler only.
+ *
+ * A tick whose pass did not start a cycle (nothing was decided: a custom cycle
+ * operator without decide) stalls the driver: it ticks again only once
+ * something else wakes it (the next signal's pass, a release of the hold),
+ * instead of spinning on ticks that change nothing.
  */
 import type { SchedulerLike, Subscription } from 'rxjs';
 import type { Runtime } from './runtime.js';
@@ -27,6 +32,9 @@ export class CycleDriver {
   private ticking = false;
   private inBurst = false;
   private halted = false;
+  /** The cycle count when the last tick was fed; a tick that settles with it unchanged stalls the driver. */
+  private cycleAtTick = -1;
+  private stalled = false;
   private readonly burst: number;
   private readonly sliceMs: number;
   private readonly scheduler: SchedulerLike;
@@ -44,7 +52,12 @@ export class CycleDriver {
   /** Whether the mind has work a tick would do. */
   get hasWork(): boolean {
     const { mind, config } = this.runtime;
-    return !this.halted && !mind.paused && mind.cycle < config.maxCycles && mind.goals.hasActive();
+    return !this.halted && !this.stalled && !mind.paused && mind.cycle < config.maxCycles && mind.goals.hasActive();
+  }
+
+  /** Whether the last tick started no cycle, and nothing has woken the driver since. */
+  get isStalled(): boolean {
+    return this.stalled;
   }
 
   /** Whether a tick is being processed or scheduled. */
@@ -52,8 +65,14 @@ export class CycleDriver {
     return this.ticking || this.scheduled !== undefined;
   }
 
-  /** Schedules ticks if there is work and none is scheduled or in flight. */
+  /** Something happened besides ticks (a signal's pass, a released hold, the start): ends a stall and schedules ticks. */
   wake(): void {
+    this.stalled = false;
+    this.schedule();
+  }
+
+  /** Schedules ticks if there is work and none is scheduled or in flight. */
+  private schedule(): void {
     if (this.halted || this.ticking || this.scheduled || this.inBurst || !this.hasWork || this.options.held?.()) return;
     this.scheduled = this.scheduler.schedule(() => this.runBurst(), this.options.paceMs);
   }
@@ -61,7 +80,8 @@ export class CycleDriver {
   /** Called when a tick's whole chain has been processed. */
   settled(): void {
     this.ticking = false;
-    if (!this.inBurst) this.wake();
+    if (this.runtime.mind.cycle === this.cycleAtTick) this.stalled = true;
+    else if (!this.inBurst) this.schedule();
   }
 
   /** Stops scheduling ticks for good. */
@@ -78,11 +98,12 @@ export class CycleDriver {
       const start = this.scheduler.now();
       for (let n = 0; n < this.burst && !this.ticking && this.hasWork && !this.options.held?.() && this.scheduler.now() - start < this.sliceMs; n++) {
         this.ticking = true;
+        this.cycleAtTick = this.runtime.mind.cycle;
         this.emit({ type: 'tick', depth: 0, meta: { source: 'driver' }, at: this.scheduler.now() });
       }
     } finally {
       this.inBurst = false;
     }
-    if (!this.ticking) this.wake();
+    if (!this.ticking) this.schedule();
   }
 }

@@ -1,0 +1,72 @@
+import test from 'ava';
+import { filter, from, pipe, take, toArray, VirtualTimeScheduler } from 'rxjs';
+import { TestScheduler } from 'rxjs/testing';
+import { z } from 'zod';
+import { Mind } from '../mind/mind.js';
+import type { Tool } from '../mind/tool.js';
+import type { AgentOptions } from '../streams/createAgent.js';
+import type { AgentEvent } from '../streams/events.js';
+import { agentEvents, createTestAgent, goalStimulus, stimulus } from '../streams/testing.js';
+
+/** Runs the agent on virtual time; at most 500 events, so a run that would spin forever still returns. */
+function runBounded(options: AgentOptions, goal = 'Find the moons of Jupiter'): AgentEvent[] {
+  const scheduler = new VirtualTimeScheduler();
+  const agent = createTestAgent(scheduler, options);
+  let events: AgentEvent[] = [];
+  agentEvents(agent, { inputs: [from([goalStimulus(goal)])] })
+    .pipe(take(500), toArray())
+    .subscribe((all) => (events = all));
+  scheduler.flush();
+  return events;
+}
+
+const warnings = (events: AgentEvent[]) => events.flatMap((e) => (e.kind === 'warning' ? [e.message] : []));
+
+/** A semantic tool about the weather only. */
+const weather: Tool<{ city: string }> = {
+  name: 'weather_lookup',
+  description: 'Look up the weather for a city',
+  keywords: ['weather', 'forecast', 'rain', 'temperature'],
+  danger: 'safe',
+  capabilities: ['net.read'],
+  input: z.object({ city: z.string() }),
+  scoring: { kind: 'semantic', threshold: 0.3, multiplier: 2 },
+  propose: () => ({ city: 'Paris' }),
+  execute: () => ({ ok: true, summary: 'sunny' }),
+};
+
+test('a goal no tool applies to fails at once, with a warning naming it, instead of the driver ticking on it forever', (t) => {
+  const none = runBounded({ mind: new Mind({ tools: [] }), config: { maxCycles: 50 } });
+  t.deepEqual(warnings(none), ['no tool applies to goal goal-1 "Find the moons of Jupiter" (no tool is registered): the goal fails']);
+  t.like(none.findLast((e) => e.kind === 'goal'), { goalId: 'goal-1', status: 'Failed', change: 'failed' });
+  t.like(none.at(-1), { kind: 'session', state: 'stopped', reason: 'input ended and no goal is active' });
+
+  const offTopic = runBounded({ mind: new Mind({ tools: [weather] }), config: { maxCycles: 50 } });
+  t.deepEqual(warnings(offTopic), ['no tool applies to goal goal-1 "Find the moons of Jupiter" (none of the 1 registered tool(s) scores for it): the goal fails']);
+  t.like(offTopic.at(-1), { kind: 'session', state: 'stopped', reason: 'input ended and no goal is active' });
+});
+
+test('a custom cycle whose filter drops the driver’s passes ends them as they stood, warning once; the driver stops ticking on them', (t) => {
+  const events = runBounded({ config: { maxCycles: 4 }, cycle: (s) => pipe(s.observe, s.orient, filter((c) => c.signal.type !== 'tick'), s.decide, s.act) });
+  t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'input ended with goals still active (ticks decided nothing)' });
+  t.deepEqual(warnings(events), [
+    'the cycle operator emitted nothing for this tick pass (a filter between stages?): the pass ends as it stood, and so will later dropped passes, without another warning',
+    'a driver tick ended without a decision while a goal is active (does the cycle operator leave out or filter out decide?): the driver waits for the next signal instead of ticking on',
+  ]);
+  // The dropped pass's events are not lost: its observation is there.
+  t.is(events.filter((e) => e.kind === 'observation').length, 1);
+});
+
+test('a custom cycle without decide: the driver waits for signals instead of spinning; each signal allows one more tick', (t) => {
+  const events: AgentEvent[] = [];
+  const facts = ['Io', 'Europa'].map((moon) => stimulus({ type: 'fact', subject: 'Jupiter', predicate: 'has moon', object: moon }));
+  const scheduler = new TestScheduler(() => undefined);
+  scheduler.run(({ cold }) => {
+    const agent = createTestAgent(scheduler, { config: { maxCycles: 3 }, cycle: (s) => pipe(s.observe, s.orient) });
+    const input$ = cold('g-a-b|', { g: goalStimulus('Find the moons of Jupiter'), a: facts[0]!, b: facts[1]! });
+    agentEvents(agent, { inputs: [input$] }).pipe(take(500)).subscribe((e) => events.push(e));
+  });
+  t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'input ended with goals still active (ticks decided nothing)' });
+  t.is(events.filter((e) => e.kind === 'observation').length, 3, 'one tick after the goal and one after each fact');
+  t.is(warnings(events).length, 1);
+});
