@@ -12,6 +12,7 @@
  * throws is isolated: the error is reported and the other skills carry on.
  */
 import type { Goal } from './goals.js';
+import { isPromiseMisuse, promiseMisuseMessage } from './promiseMisuse.js';
 import type { Mind } from './mind.js';
 
 /** The action a skill sees: the decided tool and its input. */
@@ -121,11 +122,18 @@ export class SkillRegistry {
     };
     const triggered = this.inOrder().filter((skill) => {
       const fired = guarded(skill, 'trigger', () => skill.trigger(contextFor()));
-      return fired.ok && fired.value === true;
+      if (!fired.ok || typeof fired.value === 'boolean') return fired.ok && fired.value;
+      const message = isPromiseMisuse(fired.value) ? promiseMisuseMessage('trigger', 'true or false') : `trigger returned ${describe(fired.value)}, not true or false`;
+      review.errors.push({ skill: skill.name, phase: 'trigger', message });
+      return false;
     });
     for (const skill of triggered) {
       if (!skill.propose) continue;
       const proposed = guarded(skill, 'propose', () => skill.propose!(contextFor()));
+      if (proposed.ok && isPromiseMisuse(proposed.value)) {
+        review.errors.push({ skill: skill.name, phase: 'propose', message: promiseMisuseMessage('propose', 'the input (or undefined)') });
+        continue;
+      }
       if (proposed.ok && proposed.value !== undefined) {
         review.action = { ...review.action, input: proposed.value };
         review.changes.push({ skill: skill.name, kind: 'propose', reason: 'proposed the input' });
@@ -154,11 +162,13 @@ export class SkillRegistry {
 
 /** Why a verify result is not a verdict; a promise (an async verify) is said to be one, and its outcome ignored. */
 function notAVerdict(value: unknown): string {
-  if (value instanceof Promise) {
-    value.catch(() => undefined); // never awaited: its rejection must not surface as unhandled
-    return 'returned a Promise: verify must return its verdict (approve, replace or reject) synchronously, not from an async function';
-  }
-  return `returned ${JSON.stringify(value)}, not a verdict (approve, replace or reject)`;
+  if (isPromiseMisuse(value)) return promiseMisuseMessage('verify', 'its verdict (approve, replace or reject)');
+  return `verify returned ${describe(value)}, not a verdict (approve, replace or reject)`;
+}
+
+/** A returned value as an error message shows it. */
+function describe(value: unknown): string {
+  return value === undefined ? 'undefined' : (JSON.stringify(value) ?? String(value));
 }
 
 function priorityOf(skill: Skill): number {

@@ -1,14 +1,19 @@
 /**
  * A tool's proposed input. A `propose` that throws is a failure of that tool
  * (a {@link ToolFailure} naming it, transient), never a bug of the cycle: no
- * tool has run yet, so there is nothing to roll back.
+ * tool has run yet, so there is nothing to roll back. So is a `propose` that
+ * returns a promise (an async function): the input must be there at once.
  */
+import { isPromiseMisuse, promiseMisuseMessage } from './promiseMisuse.js';
 import { ToolFailure, type Tool, type ToolContext } from './tool.js';
 
 export function proposeInput(tool: Tool, context: ToolContext): unknown {
+  let input: unknown;
   try {
-    return tool.propose(context);
+    input = tool.propose(context);
   } catch (error) {
     throw new ToolFailure(tool.name, `propose failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
+  if (isPromiseMisuse(input)) throw new ToolFailure(tool.name, `propose failed: ${promiseMisuseMessage('propose', 'the input')}`);
+  return input;
 }

@@ -1,0 +1,70 @@
+import test from 'ava';
+import { z } from 'zod';
+import type { Skill, Verdict } from '../mind/skills.js';
+import type { Tool } from '../mind/tool.js';
+import type { AgentOptions } from '../streams/createAgent.js';
+import type { AgentEvent } from '../streams/events.js';
+import { agentEvents, createTestAgent, createTestScheduler, goalStimulus } from '../streams/testing.js';
+
+/** Runs one cycle on "Find moons of Mars" in marble time; returns every event. */
+function oneCycle(t: { deepEqual(a: unknown, b: unknown): void }, options: AgentOptions, goal = 'Find moons of Mars'): AgentEvent[] {
+  const scheduler = createTestScheduler((a, b) => t.deepEqual(a, b));
+  const events: AgentEvent[] = [];
+  scheduler.run(({ cold }) => {
+    const agent = createTestAgent(scheduler, { ...options, config: { maxCycles: 1 } });
+    agentEvents(agent, { inputs: [cold('a|', { a: goalStimulus(goal) })] }).subscribe((e) => events.push(e));
+  });
+  return events;
+}
+
+const errors = (events: AgentEvent[]) => events.flatMap((e) => (e.kind === 'error' ? [e.message] : []));
+
+test('an async verify is reported as returning a Promise, not a verdict; the action goes on', (t) => {
+  const asyncv: Skill = {
+    name: 'asyncv',
+    trigger: () => true,
+    verify: (async () => ({ verdict: 'reject', reason: 'too late' })) as unknown as () => Verdict,
+  };
+  const events = oneCycle(t, { skills: [asyncv] });
+  t.like(events.find((e) => e.kind === 'error'), {
+    severity: 'transient',
+    message: 'skill "asyncv" failed in verify: verify returned a Promise: it must return its verdict (approve, replace or reject) synchronously, not from an async function',
+  });
+  t.like(events.find((e) => e.kind === 'action'), { status: 'ok' });
+});
+
+test('an async trigger or propose of a skill is reported, not taken for true or for an input; a trigger answering neither true nor false is named', (t) => {
+  const asyncTrigger: Skill = { name: 'late', trigger: (async () => true) as unknown as () => boolean, verify: () => ({ verdict: 'reject', reason: 'never' }) };
+  const asyncPropose: Skill = { name: 'eager', trigger: () => true, propose: (async () => ({ query: 'x' })) as unknown as () => unknown };
+  const vague: Skill = { name: 'vague', trigger: (() => 'yes') as unknown as () => boolean };
+  const events = oneCycle(t, { skills: [asyncTrigger, asyncPropose, vague] });
+  t.deepEqual(errors(events), [
+    'skill "late" failed in trigger: trigger returned a Promise: it must return true or false synchronously, not from an async function',
+    'skill "vague" failed in trigger: trigger returned "yes", not true or false',
+    'skill "eager" failed in propose: propose returned a Promise: it must return the input (or undefined) synchronously, not from an async function',
+  ]);
+  const action = events.find((e) => e.kind === 'action');
+  t.like(action, { status: 'ok' }, 'not rejected by the skill whose trigger never fired');
+  t.false(action?.kind === 'action' && typeof (action.input as { then?: unknown }).then === 'function', 'the promise is not the input');
+});
+
+test('a tool whose propose is async fails that attempt, naming the tool, and is left out of plans', (t) => {
+  const lateTool: Tool<{ city: string }> = {
+    name: 'weather_lookup',
+    description: 'Look up the weather for a city',
+    keywords: ['weather', 'forecast', 'rain', 'temperature'],
+    danger: 'safe',
+    capabilities: ['net.read'],
+    input: z.object({ city: z.string() }),
+    scoring: { kind: 'semantic', threshold: 0.3, multiplier: 2 },
+    propose: (async () => ({ city: 'Paris' })) as unknown as () => { city: string },
+    execute: () => ({ ok: true, summary: 'sunny' }),
+  };
+  const events = oneCycle(t, { tools: [lateTool] }, 'weather forecast rain temperature for Paris');
+  t.like(events.find((e) => e.kind === 'error'), {
+    severity: 'transient',
+    tool: 'weather_lookup',
+    message: 'weather_lookup: propose failed: propose returned a Promise: it must return the input synchronously, not from an async function',
+  });
+  for (const plan of events.filter((e) => e.kind === 'plan')) t.false(plan.kind === 'plan' && plan.steps.some((s) => s.tool === 'weather_lookup'));
+});
