@@ -9,9 +9,15 @@
  */
 import { z } from 'zod';
 
+/**
+ * The largest `windowSize`: the detector keeps a ring of that many actions per
+ * goal, preallocated, so an unbounded window would exhaust the heap.
+ */
+export const MAX_LOOP_WINDOW = 1_000;
+
 const fields = {
-  /** Actions the seed's rules look at (the newest, after dropping thinking actions). */
-  windowSize: z.number().int().min(1).default(5),
+  /** Actions the seed's rules look at (the newest, after dropping thinking actions); 1 to {@link MAX_LOOP_WINDOW}. */
+  windowSize: z.number().int().min(1).max(MAX_LOOP_WINDOW).default(5),
   /** Newest actions of one type that make a `consecutive_action` loop. */
   maxConsecutiveActions: z.number().int().min(1).default(3),
   /** Share of the window one type must reach for a `high_frequency_action` loop; in (0, 1]. */
