@@ -166,9 +166,18 @@ function notAVerdict(value: unknown): string {
   return `verify returned ${describe(value)}, not a verdict (approve, replace or reject)`;
 }
 
-/** A returned value as an error message shows it. */
+/** Longest a returned value is shown in an error message. */
+const SHOWN_CHARS = 120;
+
+/** A returned value as an error message shows it: its JSON (or its string form when it has none), cut at {@link SHOWN_CHARS}. */
 function describe(value: unknown): string {
-  return value === undefined ? 'undefined' : (JSON.stringify(value) ?? String(value));
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = `a value with no JSON form (${typeof value})`;
+  }
+  return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}… (${text.length} chars)` : text;
 }
 
 function priorityOf(skill: Skill): number {

@@ -68,3 +68,15 @@ test('a tool whose propose is async fails that attempt, naming the tool, and is 
   });
   for (const plan of events.filter((e) => e.kind === 'plan')) t.false(plan.kind === 'plan' && plan.steps.some((s) => s.tool === 'weather_lookup'));
 });
+
+test('a verify returning something that is no verdict is named briefly, even when it has no JSON form or is huge; the action goes on', (t) => {
+  const bigint: Skill = { name: 'bigint', trigger: () => true, verify: (() => ({ verdict: 'maybe', n: 10n })) as unknown as () => Verdict };
+  const huge: Skill = { name: 'huge', trigger: () => true, verify: ((_action: unknown, ctx: unknown) => ctx) as unknown as () => Verdict };
+  const events = oneCycle(t, { skills: [bigint, huge] });
+  const [first, second] = errors(events);
+  t.is(first, 'skill "bigint" failed in verify: verify returned a value with no JSON form (object), not a verdict (approve, replace or reject)');
+  t.regex(second!, /^skill "huge" failed in verify: verify returned \{.{100,130}… \(\d+ chars\), not a verdict/);
+  t.true(second!.length < 300);
+  t.true(events.every((e) => e.kind !== 'error' || e.severity === 'transient'), 'no critical error, no rollback');
+  t.like(events.find((e) => e.kind === 'action'), { status: 'ok' });
+});
