@@ -2,6 +2,8 @@
  * vitals: the process's own vitals as a sensor, so the agent senses its own
  * pressure: heap used (MiB), heap used / heap limit, and event-loop delay
  * (p99 and max over the period, ms) from Node's event-loop-delay histogram.
+ * `periodMs` must be in (0, MAX_TIMER_MS] or it throws a RangeError at once
+ * (`--vitals 0` means no vitals source at all).
  *
  *   vitals(5000, s):  ----v----v- …   (v = { heapUsedMiB, heapRatio, loopDelayP99Ms, loopDelayMaxMs })
  */
@@ -10,8 +12,10 @@ import { getHeapStatistics } from 'node:v8';
 import { asyncScheduler, defer, finalize, type Observable, type SchedulerLike } from 'rxjs';
 import type { SensorSignal } from '../streams/signals.js';
 import { sensor } from './sensor.js';
+import { timerPeriod } from './timerPeriod.js';
 
 export function vitals(periodMs: number, scheduler: SchedulerLike = asyncScheduler): Observable<SensorSignal> {
+  timerPeriod('vitals', periodMs);
   return defer(() => {
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();

@@ -1,0 +1,24 @@
+import test from 'ava';
+import { TestScheduler } from 'rxjs/testing';
+import { heartbeat } from '../sources/heartbeat.js';
+import { vitals } from '../sources/vitals.js';
+import { MAX_TIMER_MS } from '../streams/config.js';
+
+const sources = { heartbeat, vitals };
+
+for (const [name, source] of Object.entries(sources)) {
+  test(`${name} refuses a period no Node timer honours, naming the argument and the range`, (t) => {
+    for (const period of [0, -1, NaN, MAX_TIMER_MS + 1, 3_000_000_000, Infinity]) {
+      const error = t.throws(() => source(period), { instanceOf: RangeError }, `${name}(${period})`);
+      t.is(error?.message, `${name}: periodMs must be a positive number of ms, at most 2147483647 (the longest timer Node honours), got ${period}`);
+    }
+  });
+
+  test(`${name} accepts the longest period (nothing within 10 s)`, (t) => {
+    const scheduler = new TestScheduler((a, b) => t.deepEqual(a, b));
+    scheduler.run(({ expectObservable }) => {
+      expectObservable(source(MAX_TIMER_MS, scheduler), '^ 10s !').toBe('');
+    });
+    t.pass();
+  });
+}
