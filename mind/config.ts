@@ -27,8 +27,11 @@ export const MindConfig = z.object({
         /** shell_exec runs nothing unless this is true. */
         shellExec: z.boolean().default(false),
         shellTimeoutMs: periodMs().positive().default(5_000),
-        /** file_io reads and writes only inside this folder. */
-        workspace: z.string().default('./workspace'),
+        /** file_io reads and writes only inside this folder; an empty path (the working directory) is refused. */
+        workspace: z
+          .string()
+          .refine((path) => path.trim() !== '', 'must name a folder (empty would let file_io use the working directory); use e.g. "./workspace"')
+          .default('./workspace'),
         /** Largest file file_io reads, in bytes. */
         fileMaxBytes: z.number().int().positive().default(1_048_576),
         /** Hosts http_fetch may contact; empty means none. */
