@@ -105,3 +105,21 @@ export class ToolFailure extends Error {
     this.name = 'ToolFailure';
   }
 }
+
+/**
+ * A programming error (`TypeError`, `ReferenceError`, …) inside a tool's
+ * `execute`: a bug of that tool, critical (the mind is rolled back), and the
+ * attempt counts as a failed run of the tool (see mind/rolledBackAttempt.ts).
+ * It keeps the error's message; the error itself is its `cause`. A bug
+ * anywhere else in the cycle (a stage, an operator between stages) is not
+ * wrapped, and no tool is blamed for it.
+ */
+export class ToolBug extends Error {
+  constructor(
+    readonly tool: string,
+    error: Error,
+  ) {
+    super(error.message, { cause: error });
+    this.name = `ToolBug(${error.name})`;
+  }
+}

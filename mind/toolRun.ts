@@ -8,11 +8,12 @@
  * transiently: the error becomes a ToolFailure and recover keeps the state.
  * A programming error (TypeError, ReferenceError, RangeError, SyntaxError, …:
  * seed 004's "undefined functions, malformed data structures") is a bug that
- * may have left the mind half changed: it propagates unchanged, and recover
- * treats it as critical and rolls the mind back to the signal's checkpoint.
+ * may have left the mind half changed: it propagates as a {@link ToolBug}
+ * naming the tool, and recover treats it as critical, rolls the mind back to
+ * the signal's checkpoint and counts the attempt against the tool.
  */
 import type { Decision } from './toolSelection.js';
-import { ToolFailure, type ToolContext, type ToolOutput } from './tool.js';
+import { ToolBug, ToolFailure, type ToolContext, type ToolOutput } from './tool.js';
 
 export function runTool(decision: Decision, ctx: ToolContext): ToolOutput | Promise<ToolOutput> {
   const tool = ctx.mind.tools.get(decision.tool);
@@ -43,10 +44,10 @@ export function runTool(decision: Decision, ctx: ToolContext): ToolOutput | Prom
 /** Errors that signal a bug rather than a failing tool. */
 const PROGRAMMING_ERRORS = [TypeError, ReferenceError, RangeError, SyntaxError, EvalError, URIError];
 
-/** A ToolFailure for a failing tool; a programming error unchanged. */
+/** A ToolFailure for a failing tool; a ToolBug for a programming error. */
 function classify(tool: string, error: unknown): unknown {
   if (error instanceof ToolFailure) return error;
-  if (PROGRAMMING_ERRORS.some((kind) => error instanceof kind)) return error;
+  if (PROGRAMMING_ERRORS.some((kind) => error instanceof kind)) return new ToolBug(tool, error as Error);
   return new ToolFailure(tool, error instanceof Error ? error.message : String(error), { cause: error });
 }
 

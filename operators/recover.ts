@@ -7,12 +7,13 @@
  *   taken when the pass's signal entered; the pass's events are dropped but for
  *   `perceived`, so the stream never reports state that no longer exists.
  *   The attempt still counts, so a bug that always throws cannot loop forever:
- *   a pass that had decided on a tool keeps its `decision` event and is
- *   re-applied as a failed run of that tool (its goal's plan steered again,
+ *   a pass whose decided tool hit a bug (a ToolBug) keeps its `decision`
+ *   event and is re-applied as a failed run of that tool (its goal's plan steered again,
  *   then a `failed` action; the cycle, the decision log and the goal's
  *   failure and stall counters advance, and the plan backtracks: see
- *   mind/rolledBackAttempt.ts); a driver tick that failed before deciding
- *   still uses up its cycle.
+ *   mind/rolledBackAttempt.ts); a driver tick whose pass hit a bug anywhere
+ *   else (a stage, an operator between stages) blames no tool and still uses
+ *   up its cycle.
  * - Unless the failing pass was itself handling an error, or its depth is above
  *   `retryDepth` (2), an `error` signal at depth + 1 retries the cycle.
  *
@@ -21,7 +22,7 @@
  */
 import { mergeMap, Observable, type OperatorFunction, type Subscription } from 'rxjs';
 import { countRolledBackAttempt } from '../mind/rolledBackAttempt.js';
-import { ToolFailure } from '../mind/tool.js';
+import { ToolBug, ToolFailure } from '../mind/tool.js';
 import { record, type Cycle } from '../streams/cycle.js';
 import type { Runtime } from '../streams/runtime.js';
 import { recordOutcome } from './act.js';
@@ -144,7 +145,8 @@ export function recoverFrom(runtime: Runtime, cycle: Cycle, error: unknown, { re
   if (severity === 'critical') {
     runtime.mind.rollback();
     rolledBack = true;
-    const decision = cycle.goal ? cycle.decision : undefined;
+    // Only a bug inside the decided tool counts against it; a bug elsewhere in the cycle blames no tool.
+    const decision = error instanceof ToolBug && cycle.goal ? cycle.decision : undefined;
     const decisions = decision ? cycle.events.filter((e) => e.kind === 'decision') : [];
     const perceived = cycle.events.filter((e) => e.kind === 'perceived');
     cycle.events.length = 0;
@@ -168,8 +170,8 @@ export function recoverFrom(runtime: Runtime, cycle: Cycle, error: unknown, { re
     depth: number;
     tool?: string;
   };
-  // The tool that failed: a tool's own failure, or the decided tool whose pass hit a bug.
-  const tool = error instanceof ToolFailure ? error.tool : rolledBack ? cycle.decision?.tool : undefined;
+  // The tool that failed or hit a bug.
+  const tool = error instanceof ToolFailure || error instanceof ToolBug ? error.tool : undefined;
   if (tool !== undefined) body.tool = tool;
   record(runtime, cycle, 'error', body);
   cycle.failure = { severity, message };

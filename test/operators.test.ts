@@ -164,7 +164,7 @@ test('recover: a tool that throws is a transient error, state is kept, the retry
   });
 });
 
-test('recover: an operator bug is a critical error, the mind is rolled back to the signal’s checkpoint, and the attempt counts as a failed run', (t) => {
+test('recover: an operator bug is a critical error, the mind is rolled back to the signal’s checkpoint; no tool is blamed, and the tick still uses up its cycle', (t) => {
   runMarbles(t.deepEqual.bind(t), ({ cold, expectObservable }, scheduler) => {
     const runtime = testRuntime(scheduler);
     const goal = withGoal(runtime);
@@ -185,8 +185,8 @@ test('recover: an operator bug is a critical error, the mind is rolled back to t
     );
     expectObservable(report.pipe(toArray())).toBe('-(a|)', {
       a: [
-        { kinds: ['decision', 'action', 'error'], rolledBack: true, undone: true, cycle: 1, failures: 1 },
-        { kinds: ['decision', 'action', 'error'], rolledBack: true, undone: true, cycle: 2, failures: 2 },
+        { kinds: ['error'], rolledBack: true, undone: true, cycle: 1, failures: 0 },
+        { kinds: ['error'], rolledBack: true, undone: true, cycle: 1, failures: 0 },
       ],
     });
   });

@@ -121,3 +121,30 @@ test('a plan step whose tool hits a bug fails its plan, even when the failing pa
   t.like(events.find((e) => e.kind === 'plan' && e.change === 'failed'), { step: 0, reason: 'step 0 (kg_query) failed: kg_query bug' });
   t.not(story.filter((line) => line.startsWith('decided'))[1], 'decided kg_query', 'the plan no longer steers to the failing tool');
 });
+
+test('a bug in an operator between stages blames no tool: no failed action, no tool on the error, no loop intervention; the run still ends at maxCycles', (t) => {
+  const events = runBounded(
+    {
+      config: { maxCycles: 12 },
+      cycle: (s) =>
+        pipe(
+          s.observe,
+          s.orient,
+          s.decide,
+          map((cycle) => {
+            if (cycle.decision) throw new Error('my operator broke');
+            return cycle;
+          }),
+          s.act,
+        ),
+    },
+    'Find the moons of Jupiter',
+  );
+  t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'max cycles reached', cycles: 12 });
+  const errors = events.filter((e) => e.kind === 'error');
+  t.true(errors.length >= 12);
+  for (const error of errors) t.like(error, { severity: 'critical', rolledBack: true, message: 'my operator broke', tool: undefined });
+  t.is(count(events, 'action'), 0, 'no tool ran, none is reported as failed');
+  t.is(count(events, 'decision'), 0, 'the rolled-back decisions are not reported');
+  t.is(count(events, 'intervention'), 0);
+});
