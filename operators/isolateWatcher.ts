@@ -1,12 +1,15 @@
 /**
- * isolateWatcher: runs a watcher so that its error ends only the watcher,
- * never the stream: the pass it failed on goes on carrying a critical `error`
- * event that names it (a synthetic pass carries it when the watcher failed
+ * isolateWatcher: runs a watcher so that its failure ends only the watcher,
+ * never the stream. A watcher fails when it errors (throws) or completes
+ * before its passes do (e.g. `first()`): either way it is dropped for the rest
+ * of the run, a critical `error` event names it, the pass it failed on goes on
+ * carrying that event (a synthetic pass carries it when the watcher failed
  * between passes), and every later pass bypasses it. createAgent wraps every
  * watcher, built-in or given, in it.
  *
  *   passes:                         --a--b--c--|
  *   isolateWatcher(w throws on b):  --a--b'-c--|   (b': b plus the error event; c skips w)
+ *   isolateWatcher(first()):        --a-e--b--c--|  (e: a synthetic pass carrying the error event)
  */
 import { Observable, Subject, type OperatorFunction } from 'rxjs';
 import { record, type Cycle } from '../streams/cycle.js';
@@ -17,26 +20,27 @@ export function isolateWatcher(runtime: Runtime, watcher: OperatorFunction<Cycle
     new Observable<Cycle>((subscriber) => {
       const feed = new Subject<Cycle>();
       let failed = false;
+      let sourceEnded = false;
       /** The pass handed to the watcher that has not come out of it yet (during the hand-over only). */
       let entering: Cycle | undefined;
+      /** Drops the watcher: the pass it failed on (or a synthetic one) goes on carrying an error event naming it. */
+      const drop = (what: string): void => {
+        failed = true;
+        const message = `watcher ${name} ${what}; it is dropped for the rest of the run`;
+        const cycle = entering ?? { signal: { type: 'error', depth: 0, meta: { source: 'watcher' }, message, severity: 'critical' }, events: [] };
+        entering = undefined;
+        record(runtime, cycle, 'error', { severity: 'critical', message, rolledBack: false });
+        subscriber.next(cycle);
+        // Failing while it drained the last passes: nothing more will come.
+        if (sourceEnded) subscriber.complete();
+      };
       const watched = feed.pipe(watcher).subscribe({
         next: (cycle) => {
           if (cycle === entering) entering = undefined;
           subscriber.next(cycle);
         },
-        error: (error: unknown) => {
-          failed = true;
-          const message = error instanceof Error ? error.message : String(error);
-          const cycle = entering ?? { signal: { type: 'error', depth: 0, meta: { source: 'watcher' }, message, severity: 'critical' }, events: [] };
-          entering = undefined;
-          record(runtime, cycle, 'error', {
-            severity: 'critical',
-            message: `watcher ${name} failed: ${message}; it is dropped for the rest of the run`,
-            rolledBack: false,
-          });
-          subscriber.next(cycle);
-        },
-        complete: () => subscriber.complete(),
+        error: (error: unknown) => drop(`failed: ${error instanceof Error ? error.message : String(error)}`),
+        complete: () => (sourceEnded ? subscriber.complete() : drop('completed before the run ended')),
       });
       const upstream = source.subscribe({
         next: (cycle) => {
@@ -46,7 +50,11 @@ export function isolateWatcher(runtime: Runtime, watcher: OperatorFunction<Cycle
           entering = undefined;
         },
         error: (error: unknown) => subscriber.error(error),
-        complete: () => (failed ? subscriber.complete() : feed.complete()),
+        complete: () => {
+          sourceEnded = true;
+          if (failed) subscriber.complete();
+          else feed.complete();
+        },
       });
       return () => {
         upstream.unsubscribe();

@@ -106,9 +106,9 @@ export interface AgentOptions {
    * Stateful operators over finished passes, applied in order after the
    * built-in ones: followPlans, reflect and loop detection (`interveneOnLoops`,
    * off with `loopDetection.enabled: false`). A watcher that errors (throws)
-   * is dropped from the chain for the rest of the run: a critical `error`
-   * event names it (`watchers[2] (name)`), the pass it failed on goes on, and
-   * later passes bypass it; the run carries on.
+   * or completes early (e.g. `first()`) is dropped from the chain for the rest
+   * of the run: a critical `error` event names it (`watchers[2] (name)`), the
+   * pass it failed on goes on, and later passes bypass it; the run carries on.
    */
   watchers?: Watcher[];
   /** Skills run before act, in descending priority, after the built-in policy skill (priority 100). */
