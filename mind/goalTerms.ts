@@ -65,6 +65,7 @@ export class GoalTermsCache {
 const TASK_VERBS = new Set([
   'find', 'classify', 'map', 'discover', 'list', 'identify', 'explore', 'determine', 'learn', 'know', 'show',
   'describe', 'explain', 'understand', 'search', 'query', 'get', 'tell', 'check', 'analyze', 'analyse', 'study', 'ask',
+  'remember', 'note', 'memorize', 'memorise',
 ]);
 
 /**

@@ -8,7 +8,9 @@
  * - "X has Y Z" (several words, no count)   → (X, has Y, Z): the last word is the object and the
  *   rest joins the predicate ("Mars has moon Phobos" → (mars, has moon, phobos)).
  *
- * Leading articles are dropped; subjects and objects are at most four words.
+ * Leading articles are dropped, and so is a lead-in that only says to keep the
+ * fact ("Remember that …", "Note: …", "Please record that …"); subjects and
+ * objects are at most four words.
  * A question states no fact ("What is the capital of France", "Is Pluto a
  * planet?"): see {@link isQuestion}.
  */
@@ -62,8 +64,11 @@ export function isQuestion(sentence: string): boolean {
 /** The first two words of a sentence (runs of letters and apostrophes), without splitting the rest: kg_mutate asks on every cycle. */
 const FIRST_TWO_WORDS = /^[^\p{L}']*([\p{L}']+)(?:[^\p{L}']+([\p{L}']+))?/u;
 
+/** "Remember that", "note:", "please keep in mind that", …: words before a fact asking to keep it. */
+const LEAD_IN = /^(?:please\s+)?(?:remember|note|record|learn|know|keep in mind|bear in mind)(?:\s+that\s+|\s*:\s*)/iu;
+
 function parseSentence(sentence: string): SentenceFact | null {
-  const plain = sentence.replace(/[,"“”]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const plain = sentence.replace(LEAD_IN, '').replace(/[,"“”]+/g, ' ').replace(/\s+/g, ' ').trim();
   let m = IS_A.exec(plain);
   if (m) return { subject: m[1]!, predicate: 'is a', object: m[2]!, sentence };
   m = ARE.exec(plain);

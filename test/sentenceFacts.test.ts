@@ -39,3 +39,22 @@ for (const question of QUESTIONS.slice(0, 3)) {
     t.is(agent.mind.graph.query({ predicate: 'is a' }).length, 0);
   });
 }
+
+test('a lead-in asking to keep the fact is not part of it: "Remember that Pluto is a dwarf planet" states (Pluto, is a, dwarf planet)', (t) => {
+  for (const sentence of ['Remember that Pluto is a dwarf planet', 'Note that Pluto is a dwarf planet', 'Remember: Pluto is a dwarf planet', 'Please keep in mind that Pluto is a dwarf planet']) {
+    t.deepEqual(sentenceFacts(sentence).map((f) => [f.subject, f.predicate, f.object, f.sentence]), [['Pluto', 'is a', 'dwarf planet', sentence]], sentence);
+  }
+  t.deepEqual(sentenceFacts('Remember that whales have fur').map((f) => [f.subject, f.predicate, f.object]), [['whales', 'has', 'fur']]);
+  // Only at the start: a subject that merely begins with such a word is kept whole.
+  t.deepEqual(sentenceFacts('Notepad is a program').map((f) => f.subject), ['Notepad']);
+});
+
+test('the goal "Remember that Pluto is a dwarf planet" stores pluto is_a dwarf_planet and completes', (t) => {
+  const scheduler = new VirtualTimeScheduler();
+  const agent = createTestAgent(scheduler, { config: { maxCycles: 4 } });
+  let events: AgentEvent[] = [];
+  agentEvents(agent, { inputs: [from([goalStimulus('Remember that Pluto is a dwarf planet')])] }).pipe(toArray()).subscribe((all) => (events = all));
+  scheduler.flush();
+  t.deepEqual(agent.mind.graph.query({ predicate: 'is_a' }).map((f) => [f.subject, f.object]), [['pluto', 'dwarf_planet']]);
+  t.true(events.some((e) => e.kind === 'goal' && e.change === 'completed'));
+});
