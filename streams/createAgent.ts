@@ -17,6 +17,10 @@
  * (`runtime.abandon$`): a transient `error` event says so, and the tool's late
  * result is discarded.
  *
+ * Options are checked at once: a bad one throws, naming it (`watchers[0] is
+ * not a function (got number)`, or a ConfigError for `config`; see
+ * streams/agentOptions.ts).
+ *
  * A pass happens at one instant: while it runs, `runtime.now()` is the time it
  * began, so its events carry one time and a replay at the recorded times
  * reproduces them exactly.
@@ -67,7 +71,8 @@ import { reflect } from '../operators/reflect.js';
 import { stamp } from '../operators/stamp.js';
 import { verify } from '../operators/verify.js';
 import { builtinCommands } from './commands.js';
-import { AgentConfig, type AgentConfigInput } from './config.js';
+import { commandsOption, configOption, isObject, listOption, registerEach } from './agentOptions.js';
+import type { AgentConfig, AgentConfigInput } from './config.js';
 import type { Cycle, Watcher } from './cycle.js';
 import { CycleDriver } from './driver.js';
 import type { AgentEvent, Draft } from './events.js';
@@ -186,13 +191,18 @@ function rejectionPass(rejected: Draft<'rejected'>): Cycle {
 }
 
 export function createAgent(options: AgentOptions = {}): Agent {
-  const config = AgentConfig.parse(options.config ?? {});
+  const config = configOption(options.config);
+  const watcherOptions = listOption('watchers', options.watchers, 'a function', (w) => typeof w === 'function');
+  const toolOptions = listOption('tools', options.tools, 'an object', isObject);
+  const skillOptions = listOption('skills', options.skills, 'an object', isObject);
+  const commandOptions = commandsOption(options.commands);
   const scheduler = options.scheduler ?? asyncScheduler;
   const session = options.session ?? 'session-1';
   const mind = options.mind ?? new Mind({ config, tools: builtinTools(), seed: config.seed });
-  for (const tool of options.tools ?? []) mind.tools.register(tool);
+  registerEach('tools', toolOptions, (tool) => mind.tools.register(tool));
   Psyche.attach(mind, options.psyche);
-  const skills = new SkillRegistry([policySkill, ...(options.skills ?? [])]);
+  const skills = new SkillRegistry([policySkill]);
+  registerEach('skills', skillOptions, (skill) => skills.register(skill));
   let stopRun: (reason: string) => void = () => undefined;
   /** Signals injected while no run is connected, for the next one. */
   const queued: Signal[] = [];
@@ -207,7 +217,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
       ...builtinCommands(),
       ...planningCommands(),
       ['stop', () => (stopRun('stop command'), 'stopping')],
-      ...(options.commands ?? []),
+      ...commandOptions,
     ],
   });
   const stages: Stages = {
@@ -225,7 +235,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
   const chain = feedbackChain(runtime, cycleOp);
   const watchers = [
     ...DEFAULT_WATCHERS.map((w) => isolateWatcher(runtime, w(runtime), w.name)),
-    ...(options.watchers ?? []).map((w, i) => isolateWatcher(runtime, w(runtime), `watchers[${i}]${w.name ? ` (${w.name})` : ''}`)),
+    ...watcherOptions.map((w, i) => isolateWatcher(runtime, w(runtime), `watchers[${i}]${w.name ? ` (${w.name})` : ''}`)),
   ];
 
   const run = (sources: AgentSources = {}): Connectable<AgentEvent> => {

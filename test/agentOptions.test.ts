@@ -1,0 +1,47 @@
+import test from 'ava';
+import { VirtualTimeScheduler } from 'rxjs';
+import { ConfigError } from '../streams/config.js';
+import { createAgent, type AgentOptions } from '../streams/createAgent.js';
+import { createTestAgent } from '../streams/testing.js';
+
+/** createAgent with options an untyped (JavaScript) caller might pass. */
+const create = (options: Record<string, unknown>) => () => createAgent(options as AgentOptions);
+
+test('a bad config option is a ConfigError naming the key, like resolveConfig', (t) => {
+  const error = t.throws(create({ config: { maxCycles: -1 } }), { instanceOf: ConfigError });
+  t.is(error.message, 'config createAgent options: maxCycles: Too small: expected number to be >=0');
+  t.throws(create({ config: { maxCylces: 5 } }), { instanceOf: ConfigError, message: /^config createAgent options: maxCylces: / });
+  t.throws(create({ config: 7 }), { instanceOf: ConfigError, message: /^config createAgent options: \(root\): / });
+});
+
+test('watchers must be an array of functions, named by index', (t) => {
+  t.throws(create({ watchers: [42] }), { instanceOf: TypeError, message: 'watchers[0] is not a function (got number)' });
+  t.throws(create({ watchers: [() => undefined, null] }), { message: 'watchers[1] is not a function (got null)' });
+  t.throws(create({ watchers: () => undefined }), { message: 'watchers must be an array (got function)' });
+});
+
+test('tools and skills must be arrays of objects; a registry refusing one is named by index', (t) => {
+  t.throws(create({ tools: {} }), { message: 'tools must be an array (got object)' });
+  t.throws(create({ tools: [null] }), { message: 'tools[0] is not an object (got null)' });
+  t.throws(create({ tools: [{ name: 'Bad Name' }] }), { message: /^tools\[0\]: .*Bad Name/ });
+  t.throws(create({ skills: ['policy'] }), { message: 'skills[0] is not an object (got string)' });
+  const trigger = () => false;
+  t.throws(create({ skills: [{ name: 'a', trigger }, { name: 'a', trigger }] }), { message: 'skills[1]: skill "a" is already registered' });
+  t.throws(create({ skills: [{ name: 'a' }] }), { message: /^skills\[0\]: skill "a" needs a trigger/ });
+});
+
+test('commands must be [name, handler] pairs, named by index', (t) => {
+  t.throws(create({ commands: 5 }), { message: 'commands must be an iterable of [name, handler] pairs, e.g. a Map (got number)' });
+  t.throws(create({ commands: [42] }), { message: 'commands[0] is not a [name, handler] pair (got number)' });
+  t.throws(create({ commands: [['ping', () => 'pong'], [3, () => '']] }), { message: 'commands[1]: the name is not a string (got number)' });
+  t.throws(create({ commands: new Map([['ping', 'pong']]) }), { message: 'commands[0] (ping): the handler is not a function (got string)' });
+});
+
+test('good options are accepted, a commands generator included', (t) => {
+  function* commands(): Generator<[string, () => string]> {
+    yield ['ping', () => 'pong'];
+  }
+  const agent = createTestAgent(new VirtualTimeScheduler(), { commands: commands(), watchers: [], tools: [], skills: [] });
+  t.true(agent.runtime.commands.has('ping'));
+  t.true(agent.runtime.commands.has('stop'));
+});
