@@ -14,8 +14,13 @@
  *   });
  * });
  * ```
+ *
+ * Marble runs are synchronous: a tool whose `execute` is async settles only
+ * after `run()` has flushed virtual time (past its `toolTimeoutMs`, so it
+ * times out). With async tools, use a `VirtualTimeScheduler` and
+ * {@link flushSettled}, which lets promises settle before each virtual step.
  */
-import { map, Observable, type OperatorFunction, type SchedulerLike } from 'rxjs';
+import { map, Observable, type OperatorFunction, type SchedulerLike, type VirtualTimeScheduler } from 'rxjs';
 import { TestScheduler, type RunHelpers } from 'rxjs/testing';
 import { createAgent, type Agent, type AgentOptions, type AgentSources } from './createAgent.js';
 import type { AgentEvent } from './events.js';
@@ -81,4 +86,27 @@ export function pick<K extends string>(...keys: K[]): OperatorFunction<AgentEven
     for (const key of keys) if (key in event) out[key] = (event as unknown as Record<string, unknown>)[key];
     return out as Partial<Record<K | 'kind', unknown>>;
   });
+}
+
+/**
+ * Runs a virtual-time scheduler to its end, like its `flush()`, but lets
+ * pending promises settle before each step (one macrotask turn), so an async
+ * tool's result arrives at the virtual time it started, as a fast tool's does
+ * on real time; a tool that never settles still times out at `toolTimeoutMs`.
+ * At most `maxSteps` (1 000 000) steps: a run that never ends is an error.
+ */
+export async function flushSettled(scheduler: VirtualTimeScheduler, { maxSteps = 1_000_000 } = {}): Promise<void> {
+  for (let step = 0; ; step++) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const action = scheduler.actions[0];
+    if (!action || action.delay > scheduler.maxFrames) return;
+    if (step >= maxSteps) throw new Error(`flushSettled: still running after ${maxSteps} steps (virtual time ${scheduler.frame})`);
+    scheduler.actions.shift();
+    scheduler.frame = action.delay;
+    const error = action.execute(action.state, action.delay);
+    if (error) {
+      for (let rest = scheduler.actions.shift(); rest; rest = scheduler.actions.shift()) rest.unsubscribe();
+      throw error;
+    }
+  }
 }
