@@ -236,8 +236,9 @@ function applyLive(event) {
   }
 }
 
-/** One line for an alert: its message or reason if it has one, else its fields. */
+/** One line for an alert: rejected input as `source:line: reason` (as the pretty log), else its message or reason if it has one, else its fields. */
 function summarise(event) {
+  if (event.kind === 'rejected') return `${event.source}${event.line ? `:${event.line}` : ''}: ${event.reason}`;
   const text = event.message ?? event.reason ?? event.description ?? event.summary;
   if (typeof text === 'string') return event.goalId ? `${event.goalId}: ${text}` : text;
   return Object.entries(event)

@@ -235,3 +235,17 @@ test('in Chromium: the add-goal form sends an empty priority as the default, nam
   t.deepEqual(sent[1], { type: 'goal', description: 'Find moons of Jupiter', criteria: 'knows Io', priority: 7 });
   t.deepEqual(await form(), ['', '', ''], 'cleared once accepted');
 });
+
+test('in Chromium: an alert for rejected input names its source and line, as the pretty log does', async (t) => {
+  const agent = await startAgent(0, 'dash-rejected', ['{"type":"fact","subject":"Mars","predicate":"has moon","object":"Phobos"}', 'not json here']);
+  const browser = await launch();
+  t.teardown(async () => {
+    await browser.dispose();
+    await stopAll([agent]);
+  });
+  const page = await browser.context.newPage();
+  await page.goto(agent.url);
+  const alert = page.locator('.alert[data-kind=rejected]');
+  await alert.waitFor({ timeout: 10_000 });
+  t.regex((await alert.textContent())!, /^#\d+rejectedstdin:2: not JSON: /);
+});
