@@ -26,9 +26,6 @@ export function listOption<T>(name: string, value: readonly T[] | undefined, exp
   return value;
 }
 
-/** Whether a value is a (non-array) object, as tools and skills are. */
-export const isObject = (value: unknown): boolean => value !== null && typeof value === 'object' && !Array.isArray(value);
-
 /** Registers each item of a list option, prefixing a registry's error with the option and index (`skills[1]: …`). */
 export function registerEach<T>(name: string, items: readonly T[], register: (item: T) => unknown): void {
   items.forEach((item, i) => {
