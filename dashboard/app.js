@@ -10,6 +10,11 @@ const ALERT_KINDS = new Set(['loop', 'intervention', 'error', 'warning', 'reject
 const HEADER_KEYS = new Set(['kind', 'seq', 'session', 'cycle', 'at']);
 // The connection is stale after this many keepalive intervals without a frame.
 const STALE_INTERVALS = 2.5;
+// The server's frame limit (its default maxPayload, sinks/wsServer.ts): it closes on a bigger frame with 1009.
+const MAX_FRAME_BYTES = 65536;
+const CLOSE_TOO_BIG = 1009;
+// Longer texts are cut in toasts.
+const LABEL_CHARS = 60;
 
 // The score parts of a decision, in the breakdown's order, with their colours.
 const PARTS = [
@@ -101,6 +106,10 @@ function connect() {
   socket.addEventListener('close', (event) => {
     if (event.code === 4008) downReason = 'dropped (too slow)';
     else if (event.code === 1001) downReason = event.reason || 'agent stopped';
+    else if (event.code === CLOSE_TOO_BIG) {
+      downReason = `closed: message too big (${CLOSE_TOO_BIG})`;
+      refusedAsTooBig();
+    }
     setConnection('down', `${downReason || 'disconnected'} · retrying in ${(retryMs / 1000).toFixed(1)}s`);
     setTimeout(connect, retryMs);
     retryMs = Math.min(retryMs * 2, 5000);
@@ -128,14 +137,33 @@ function receive(message) {
   scheduleRender();
 }
 
-/** Sends a signal with the token; `onAccepted` runs when the server acks it. */
+/**
+ * Sends a signal with the token; `onAccepted` runs when the server acks it.
+ * A frame over the server's limit is refused here, naming its size: the
+ * server would close the connection instead of answering.
+ */
 function send(signal, label, onAccepted) {
   const token = $('token').value.trim();
   if (!token) return toast('Enter the control token first (printed on the agent\'s stderr).', true);
   if (!socket || socket.readyState !== WebSocket.OPEN) return toast('Not connected to the agent.', true);
   const id = `ui-${++requestSeq}`;
+  const frame = JSON.stringify({ id, token, signal });
+  const bytes = new TextEncoder().encode(frame).length;
+  if (bytes > MAX_FRAME_BYTES) return toast(`${signal.type} too long: ${bytes} bytes, the limit is ${MAX_FRAME_BYTES}`, true);
   pending.set(id, { label, onAccepted });
-  socket.send(JSON.stringify({ id, token, signal }));
+  socket.send(frame);
+}
+
+/** The server closed with 1009 (a frame over its limit, if set below the page's): the unanswered requests are named. */
+function refusedAsTooBig() {
+  const labels = [...pending.values()].map((request) => request.label);
+  pending.clear();
+  toast(`${labels.join(', ') || 'a message'}: refused by the server as too big (closed with ${CLOSE_TOO_BIG}, over its frame limit)`, true);
+}
+
+/** `text` in quotes, cut to LABEL_CHARS characters for a toast. */
+function quote(text) {
+  return JSON.stringify(text.length > LABEL_CHARS ? `${text.slice(0, LABEL_CHARS)}…` : text);
 }
 
 function answer(message) {
@@ -415,12 +443,12 @@ function setupControls() {
     $('goal-description').setAttribute('aria-invalid', String(!description));
     priorityInput.setAttribute('aria-invalid', String(badPriority));
     if (!description) return toast('goal: enter a description', true);
-    if (badPriority) return toast(`goal "${description}": priority must be a whole number from 0 to 255 (leave it empty for 128)`, true);
+    if (badPriority) return toast(`goal ${quote(description)}: priority must be a whole number from 0 to 255 (leave it empty for 128)`, true);
     const signal = { type: 'goal', description };
     if (priority !== '') signal.priority = Number(priority);
     const criteria = $('goal-criteria').value.trim();
     if (criteria) signal.criteria = criteria;
-    send(signal, `goal "${description}"`, () => $('goal-form').reset());
+    send(signal, `goal ${quote(description)}`, () => $('goal-form').reset());
   });
   for (const button of document.querySelectorAll('[data-command]')) {
     button.addEventListener('click', () => send({ type: 'command', command: button.dataset.command }, button.dataset.command));

@@ -11,6 +11,7 @@ import { toWebSocket } from '../sinks/toWebSocket.js';
 import { WsServer } from '../sinks/wsServer.js';
 import type { AgentEvent } from '../streams/events.js';
 import { packageRoot } from '../streams/packageRoot.js';
+import type { Snapshot } from '../streams/wsProtocol.js';
 
 const TOKEN = 'dashboard-test-token';
 const root = packageRoot();
@@ -171,10 +172,15 @@ test('in Chromium: the counters match the snapshot; replayed events it already i
   }
 });
 
+/** The snapshot of an agent that has done nothing yet. */
+function emptySnapshot(session: string): Snapshot {
+  return { type: 'snapshot', session, cycle: 0, paused: false, goals: [], memory: { size: 0, capacity: 100, pressure: 0, recent: [] }, decisions: [], episodes: 0, facts: 0 };
+}
+
 test('in Chromium: a server that sends nothing, not even keepalives, shows as stale until data flows again', async (t) => {
   const server = await WsServer.listen({ port: 0, token: TOKEN, keepaliveMs: 400 });
   const events$ = new Subject<AgentEvent>();
-  events$.subscribe(toWebSocket(server, { snapshot: () => ({ type: 'snapshot', session: 'frozen', cycle: 0, paused: false, goals: [], memory: { size: 0, capacity: 100, pressure: 0, recent: [] }, decisions: [], episodes: 0, facts: 0 }) }));
+  events$.subscribe(toWebSocket(server, { snapshot: () => emptySnapshot('frozen') }));
   const browser = await launch();
   t.teardown(async () => {
     await browser.dispose();
@@ -248,4 +254,58 @@ test('in Chromium: an alert for rejected input names its source and line, as the
   const alert = page.locator('.alert[data-kind=rejected]');
   await alert.waitFor({ timeout: 10_000 });
   t.regex((await alert.textContent())!, /^#\d+rejectedstdin:2: not JSON: /);
+});
+
+test('in Chromium: a goal too long for one frame is refused before sending, naming its size; the connection stays live', async (t) => {
+  const agent = await startAgent(0, 'dash-long');
+  const browser = await launch();
+  t.teardown(async () => {
+    await browser.dispose();
+    await stopAll([agent]);
+  });
+  const page = await browser.context.newPage();
+  const sent: string[] = [];
+  page.on('websocket', (ws) => ws.on('framesent', (frame) => sent.push(String(frame.payload))));
+  await page.goto(`${agent.url}#token=${TOKEN}`);
+  await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
+
+  // 70,000 characters, and 40,000 × 'é' (80,000 bytes in UTF-8): both over 64 KiB.
+  for (const [description, atLeast] of [['x'.repeat(70_000), 70_000], ['é'.repeat(40_000), 80_000]] as const) {
+    await page.fill('#goal-description', description);
+    await page.click('#goal-form button[type=submit]');
+    const refusal = page.locator('.toast.error', { hasText: 'goal too long' }).first();
+    await refusal.waitFor({ timeout: 5_000 });
+    const bytes = Number(/^goal too long: (\d+) bytes, the limit is 65536$/.exec((await refusal.textContent())!)?.[1]);
+    t.true(bytes > atLeast, `${bytes} bytes`);
+    t.is(await page.locator('#goal-description').inputValue(), description, 'kept for correcting');
+    await refusal.evaluate((node) => node.remove());
+  }
+  t.deepEqual(sent, [], 'nothing was sent');
+  t.is(await page.locator('#conn').getAttribute('data-state'), 'live');
+
+  await page.fill('#goal-description', 'Find moons of Mars');
+  await page.click('#goal-form button[type=submit]');
+  await page.locator('.toast', { hasText: 'goal "Find moons of Mars": accepted' }).waitFor({ timeout: 10_000 });
+});
+
+test('in Chromium: when the server closes with 1009 (a frame over its limit), the page says so in a toast', async (t) => {
+  const server = await WsServer.listen({ port: 0, token: TOKEN, maxPayload: 1024 });
+  const events$ = new Subject<AgentEvent>();
+  events$.subscribe(toWebSocket(server, { snapshot: () => emptySnapshot('small-frames') }));
+  const browser = await launch();
+  t.teardown(async () => {
+    await browser.dispose();
+    await server.close();
+  });
+  const page = await browser.context.newPage();
+  await page.goto(`${server.url}#token=${TOKEN}`);
+  await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
+  // 2,400 bytes: under the page's 64 KiB, over this server's 1 KiB.
+  const description = `Find ${'moons '.repeat(400)}`;
+  await page.fill('#goal-description', description);
+  await page.click('#goal-form button[type=submit]');
+  const toast = page.locator('.toast.error', { hasText: '1009' });
+  await toast.waitFor({ timeout: 10_000 });
+  t.is(await toast.textContent(), `goal "${description.slice(0, 60)}…": refused by the server as too big (closed with 1009, over its frame limit)`, 'named, and cut to 60 characters');
+  await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
 });
