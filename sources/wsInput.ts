@@ -25,12 +25,9 @@ export interface WebSocketInputOptions {
 export function fromWebSocket(channel: SignalChannel, options: WebSocketInputOptions = {}): Observable<Stimulus> {
   return new Observable<Stimulus>((subscriber) =>
     channel.onSignal((request) => {
-      const validated = validateSignal(request.signal);
+      const validated = validateSignal(request.signal, { types: WS_SIGNAL_TYPES, name: 'over WebSocket' });
       if (!validated.ok) return { ok: false, error: validated.reason };
       const type = validated.signal.type;
-      if (!(WS_SIGNAL_TYPES as readonly string[]).includes(type)) {
-        return { ok: false, error: `${type} signals are not accepted over WebSocket (accepted: ${WS_SIGNAL_TYPES.join(', ')})` };
-      }
       const unknown = options.commands ? unknownCommand(validated.signal, options.commands) : null;
       if (unknown) return { ok: false, error: unknown };
       subscriber.next({ source: request.client, value: request.signal });

@@ -19,6 +19,9 @@ export const SignalMeta = z
   .strict();
 export type SignalMeta = z.infer<typeof SignalMeta>;
 
+/** The message for a text field that is empty or only whitespace. */
+const BLANK = 'must not be empty or blank';
+
 const envelope = {
   depth: z.number().int().min(0).default(0),
   meta: SignalMeta.default({}),
@@ -28,7 +31,7 @@ const envelope = {
 export const GoalSignal = z
   .object({
     type: z.literal('goal'),
-    description: z.string().trim().min(1, 'description must not be empty'),
+    description: z.string().trim().min(1, BLANK),
     criteria: z.string().default(''),
     priority: z.number().int().min(0).max(255).default(128),
     stallThreshold: z.number().int().positive().optional(),
@@ -39,9 +42,9 @@ export const GoalSignal = z
 export const FactSignal = z
   .object({
     type: z.literal('fact'),
-    subject: z.string().trim().min(1),
-    predicate: z.string().trim().min(1),
-    object: z.string().trim().min(1),
+    subject: z.string().trim().min(1, BLANK),
+    predicate: z.string().trim().min(1, BLANK),
+    object: z.string().trim().min(1, BLANK),
     confidence: z.number().min(0).max(1).default(1),
     ...envelope,
   })
@@ -60,8 +63,8 @@ export const InputSignal = z
 export const SensorSignal = z
   .object({
     type: z.literal('sensor'),
-    sensor: z.string().trim().min(1),
-    value: z.union([z.number(), z.string(), z.boolean(), z.record(z.string(), z.unknown())]),
+    sensor: z.string().trim().min(1, BLANK),
+    value: z.union([z.number(), z.string(), z.boolean(), z.record(z.string(), z.unknown())], { error: 'expected a number, a string, a boolean or an object' }),
     ...envelope,
   })
   .strict();
@@ -74,7 +77,7 @@ export type CommandName = (typeof COMMANDS)[number];
 export const CommandSignal = z
   .object({
     type: z.literal('command'),
-    command: z.string().trim().min(1, 'command must not be empty'),
+    command: z.string().trim().min(1, BLANK),
     ...envelope,
   })
   .strict();

@@ -13,9 +13,15 @@ import { EXTERNAL_SIGNAL_TYPES, ExternalSignal, type Signal } from './signals.js
 
 export type SignalValidation = { ok: true; signal: ExternalSignal } | { ok: false; reason: string };
 
-/** Validates a parsed JSON value as an external signal. */
-export function validateSignal(value: unknown): SignalValidation {
-  const problem = shapeProblem(value);
+/** What a transport accepts: its signal types (default: every external type) and its name for messages (`over WebSocket`). */
+export interface TransportRule {
+  types: readonly string[];
+  name: string;
+}
+
+/** Validates a parsed JSON value as an external signal, of the types `transport` accepts. */
+export function validateSignal(value: unknown, transport?: TransportRule): SignalValidation {
+  const problem = shapeProblem(value, transport);
   if (problem) return { ok: false, reason: problem };
   const parsed = ExternalSignal.safeParse(value);
   if (parsed.success) return { ok: true, signal: parsed.data };
@@ -25,17 +31,18 @@ export function validateSignal(value: unknown): SignalValidation {
   return { ok: false, reason: `invalid ${type} signal: ${where}: ${issue.message}` };
 }
 
-function shapeProblem(value: unknown): string | null {
+function shapeProblem(value: unknown, transport: TransportRule | undefined): string | null {
+  const types: readonly string[] = transport?.types ?? EXTERNAL_SIGNAL_TYPES;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return `expected a JSON object with a "type" field, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`;
   }
   const type = (value as { type?: unknown }).type;
-  if (TYPES.has(type)) return envelopeProblem(type as string, value);
-  const expected = `expected one of ${EXTERNAL_SIGNAL_TYPES.join(', ')}`;
-  return type === undefined ? `missing "type" (${expected})` : `unknown signal type ${JSON.stringify(type)} (${expected})`;
+  if (types.includes(type as string)) return envelopeProblem(type as string, value);
+  const expected = `expected one of ${types.join(', ')}`;
+  if (type === undefined) return `missing "type" (${expected})`;
+  const known = (EXTERNAL_SIGNAL_TYPES as readonly unknown[]).includes(type);
+  return known ? `${type as string} signals are not accepted ${transport?.name ?? 'here'} (${expected})` : `unknown signal type ${JSON.stringify(type)} (${expected})`;
 }
-
-const TYPES: ReadonlySet<unknown> = new Set(EXTERNAL_SIGNAL_TYPES);
 
 /** The envelope fields the runtime sets on a signal from outside, and what it sets them to. */
 const RUNTIME_FIELDS = {

@@ -33,7 +33,10 @@ export const CLOSE_SLOW_CONSUMER = 4008;
 export const CLOSE_GOING_AWAY = 1001;
 
 export const SubscribeMessage = z
-  .object({ id: z.string().max(128).optional(), subscribe: z.union([z.literal('*'), z.array(z.enum(EVENT_KINDS))]) })
+  .object({
+    id: z.string().max(128).optional(),
+    subscribe: z.union([z.literal('*'), z.array(z.enum(EVENT_KINDS))], { error: 'expected "*" (every kind) or an array of event kinds, e.g. ["decision","goal"]' }),
+  })
   .strict();
 export type SubscribeMessage = z.infer<typeof SubscribeMessage>;
 

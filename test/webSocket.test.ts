@@ -161,8 +161,10 @@ test('anything but subscribe needs the token; bad input gets an error naming the
   t.deepEqual(await c.ask({ id: 's1', subscribe: ['action'] }), { type: 'ack', id: 's1', accepted: 'subscribe', kinds: ['action'] }, 'a subscribe may carry an id, echoed like a signal\'s');
   t.like(await c.ask({ id: 's2', subscribe: ['bogus'] }), { type: 'error', id: 's2' });
   t.like(await c.ask({ id: 's3', subscribe: '*', extra: 1 }), { type: 'error', id: 's3', error: 'invalid subscribe: extra: Unrecognized key: "extra"' });
+  t.like(await c.ask({ id: 's4', subscribe: 'decision' }), { type: 'error', id: 's4', error: 'invalid subscribe: subscribe: expected "*" (every kind) or an array of event kinds, e.g. ["decision","goal"]' });
+  t.like(await c.ask({ id: 'u', token: TOKEN, signal: { type: 'teleport' } }), { error: 'unknown signal type "teleport" (expected one of goal, fact, input, command)' }, 'the types this transport accepts');
   t.like(await c.ask({ id: 'c', token: TOKEN, signal: { ...goal, priority: 900 } }), { id: 'c', error: 'invalid goal signal: priority: Too big: expected number to be <=255' });
-  t.like(await c.ask({ id: 'd', token: TOKEN, signal: { type: 'sensor', sensor: 'x', value: 1 } }), { error: 'sensor signals are not accepted over WebSocket (accepted: goal, fact, input, command)' });
+  t.like(await c.ask({ id: 'd', token: TOKEN, signal: { type: 'sensor', sensor: 'x', value: 1 } }), { error: 'sensor signals are not accepted over WebSocket (expected one of goal, fact, input, command)' });
   t.regex((await c.ask({ id: 'e', token: TOKEN, signal: { type: 'command', command: 'explode' } })).error, /^invalid command signal: command: Invalid option/);
   t.like(await c.ask({ id: 'f', token: TOKEN, signal: goal, extra: true }), { error: 'invalid signal message: extra: Unrecognized key: "extra"' });
   const binary = c.answers().length;
