@@ -41,6 +41,20 @@ export function isMetadataPredicate(predicate: string): boolean {
   return predicate.startsWith('agent:');
 }
 
+/** Why a label names no symbol (it normalises to nothing, like `"???"`); null when it names one. */
+export function emptySymbolProblem(label: string): string | null {
+  return symbolId(label) ? null : `${JSON.stringify(label)} normalises to an empty symbol (symbols keep only letters, digits, ":", "_" and "-")`;
+}
+
+/** Why a fact from outside the runtime may not enter the graph, as `part: reason`: a part that names no symbol. Null when it may. */
+export function externalFactProblem(fact: { subject: string; predicate: string; object: string }): string | null {
+  for (const part of ['subject', 'predicate', 'object'] as const) {
+    const problem = emptySymbolProblem(fact[part]);
+    if (problem) return `${part}: ${problem}`;
+  }
+  return null;
+}
+
 export class KnowledgeGraph {
   private readonly labels = new Map<string, string>();
   private readonly byKey = new Map<string, Triple>();
@@ -101,7 +115,8 @@ export class KnowledgeGraph {
 
   /**
    * Adds a triple (labels are normalised to symbols). Returns false when the
-   * same triple is already known; a higher confidence then replaces the lower.
+   * same triple is already known (a higher confidence then replaces the lower)
+   * or when a part names no symbol ({@link emptySymbolProblem} tells which).
    */
   add(subject: string, predicate: string, object: string, confidence = 1): boolean {
     const s = this.symbol(subject);

@@ -3,12 +3,14 @@
  * What does not parse becomes a `rejected` event naming the line and the
  * reason, and the stream goes on. The signal's `meta` is the transport's: its
  * `source` (and `line`) come from the stimulus, never from the sender. Given
- * the runtime's `commands`, a command signal must name one of them.
+ * the runtime's `commands`, a command signal must name one of them. A fact
+ * must name a symbol in each part.
  *
  *   stimuli:     --a---b---c--|      (b is not JSON)
  *   perceive():  --S---R---S--|      (S: { ok: true, signal }, R: { ok: false, rejected })
  */
 import { map, type OperatorFunction } from 'rxjs';
+import { externalFactProblem } from '../mind/knowledgeGraph.js';
 import type { Draft } from '../streams/events.js';
 import type { Runtime } from '../streams/runtime.js';
 import type { Signal, Stimulus } from '../streams/signals.js';
@@ -41,6 +43,8 @@ export function perceiveOne(runtime: PerceiveRuntime, stimulus: Stimulus): Perce
   if (!validated.ok) return reject(runtime, stimulus, validated.reason);
   const unknown = runtime.commands ? unknownCommand(validated.signal, runtime.commands) : null;
   if (unknown) return reject(runtime, stimulus, unknown);
+  const badFact = validated.signal.type === 'fact' ? externalFactProblem(validated.signal) : null;
+  if (badFact) return reject(runtime, stimulus, `invalid fact signal: ${badFact}`);
   // zod returns a fresh object: stamp it in place rather than copying it.
   const signal: Signal = validated.signal;
   signal.meta = stimulus.line === undefined ? { source: stimulus.source } : { source: stimulus.source, line: stimulus.line };

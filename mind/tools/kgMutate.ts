@@ -4,22 +4,33 @@
  * one the graph lacks and scores high (a question, "What is the capital of
  * France", states no fact: see mind/sentenceFacts.ts); otherwise it scores low and proposes
  * bookkeeping: marking the goal's focus symbol as explored (`agent:explored`,
- * metadata, never counted as knowledge).
+ * metadata, never counted as knowledge). A part that normalises to no symbol
+ * (`"???"`) is invalid input: the attempt fails naming the part.
  */
 import { z } from 'zod';
 import { focusSymbol, pendingTerm } from '../goalFocus.js';
 import { wordingKey, type Goal } from '../goals.js';
-import { isMetadataPredicate, symbolId } from '../knowledgeGraph.js';
+import { emptySymbolProblem, isMetadataPredicate, symbolId } from '../knowledgeGraph.js';
 import { KnowledgeCache } from '../knowledgeCache.js';
 import type { Mind } from '../mind.js';
 import { sentenceFacts, type SentenceFact } from '../sentenceFacts.js';
 import type { Tool } from '../tool.js';
 
+/** A part of the triple: required, and it must name a symbol. */
+const part = (name: string) =>
+  z
+    .string()
+    .min(1, `${name} is required`)
+    .superRefine((label, ctx) => {
+      const problem = emptySymbolProblem(label);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
+
 const Input = z.object({
   op: z.enum(['add', 'remove']).default('add'),
-  subject: z.string().min(1, 'subject is required'),
-  predicate: z.string().min(1, 'predicate is required'),
-  object: z.string().min(1, 'object is required'),
+  subject: part('subject'),
+  predicate: part('predicate'),
+  object: part('object'),
   confidence: z.number().min(0).max(1).default(1),
 });
 

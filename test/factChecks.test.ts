@@ -1,0 +1,57 @@
+import test from 'ava';
+import { Mind } from '../mind/mind.js';
+import { ToolFailure } from '../mind/tool.js';
+import { builtinTools } from '../mind/tools/index.js';
+import { runTool } from '../mind/toolRun.js';
+import type { Decision } from '../mind/toolSelection.js';
+import { perceiveOne } from '../operators/perceive.js';
+import type { AgentEvent } from '../streams/events.js';
+import { agentEvents, createTestAgent, factStimulus, TestScheduler } from '../streams/testing.js';
+import { contextFor } from './mindFixtures.js';
+
+const EMPTY = '" normalises to an empty symbol (symbols keep only letters, digits, ":", "_" and "-")';
+
+/** Why perceive rejects a fact line, or 'ok'. */
+function factReason(subject: string, predicate: string, object: string): string {
+  const mind = new Mind();
+  const text = JSON.stringify({ type: 'fact', subject, predicate, object });
+  const perception = perceiveOne({ now: () => 0, mind }, { source: 'stdin', line: 1, text });
+  return perception.ok ? 'ok' : perception.rejected.reason;
+}
+
+test('a fact whose part normalises to nothing is rejected by perceive, naming the part', (t) => {
+  t.is(factReason('???', 'is', 'weird'), `invalid fact signal: subject: "???${EMPTY}`);
+  t.is(factReason('pluto', '!!!', 'weird'), `invalid fact signal: predicate: "!!!${EMPTY}`);
+  t.is(factReason('pluto', 'is', '...'), `invalid fact signal: object: "...${EMPTY}`);
+  t.is(factReason('Pluto', 'is a', 'dwarf planet'), 'ok');
+});
+
+test('an agent turns such facts into rejected events and stores none of them', (t) => {
+  const events: AgentEvent[] = [];
+  const mind = new Mind({ tools: builtinTools() });
+  const scheduler = new TestScheduler(() => undefined);
+  scheduler.run(({ cold }) => {
+    const agent = createTestAgent(scheduler, { mind, config: { maxCycles: 5 } });
+    const facts = { a: factStimulus('???', 'is', 'weird'), b: factStimulus('pluto', '!!!', 'weird'), c: factStimulus('Mars', 'has', 'Phobos') };
+    agentEvents(agent, { inputs: [cold('abc|', facts)] }).subscribe((e) => events.push(e));
+  });
+  const rejected = events.filter((e): e is AgentEvent<'rejected'> => e.kind === 'rejected');
+  t.deepEqual(rejected.map((e) => e.reason.split(':').slice(0, 2).join(':')), ['invalid fact signal: subject', 'invalid fact signal: predicate']);
+  t.deepEqual(
+    events.filter((e): e is AgentEvent<'fact'> => e.kind === 'fact').map((e) => [e.subject, e.added]),
+    [['Mars', true]],
+  );
+  t.false(mind.graph.query({}).some((triple) => triple.subject === '' || triple.predicate === '' || triple.object === ''));
+});
+
+function runKgMutate(mind: Mind, input: unknown) {
+  const goal = mind.addGoal({ description: 'Remember a fact' });
+  return Promise.resolve().then(() => runTool({ goalId: goal.id, tool: 'kg_mutate', input } as Decision, contextFor(mind, goal)));
+}
+
+test('kg_mutate fails an attempt whose part names no symbol, instead of reporting it already known', async (t) => {
+  const mind = new Mind({ tools: builtinTools() });
+  const error = await t.throwsAsync(runKgMutate(mind, { subject: '???', predicate: 'is', object: 'weird' }), { instanceOf: ToolFailure });
+  t.is(error!.message, `kg_mutate: invalid input: subject: "???${EMPTY}`);
+  t.is(mind.graph.size, 0);
+});
