@@ -46,11 +46,18 @@ export function emptySymbolProblem(label: string): string | null {
   return symbolId(label) ? null : `${JSON.stringify(label)} normalises to an empty symbol (symbols keep only letters, digits, ":", "_" and "-")`;
 }
 
-/** Why a fact from outside the runtime may not enter the graph, as `part: reason`: a part that names no symbol. Null when it may. */
+/**
+ * Why a fact from outside the runtime may not enter the graph, as
+ * `part: reason`: a part that names no symbol, or an `agent:*` predicate (the
+ * runtime's own bookkeeping, written only by the runtime). Null when it may.
+ */
 export function externalFactProblem(fact: { subject: string; predicate: string; object: string }): string | null {
   for (const part of ['subject', 'predicate', 'object'] as const) {
     const problem = emptySymbolProblem(fact[part]);
     if (problem) return `${part}: ${problem}`;
+  }
+  if (isMetadataPredicate(symbolId(fact.predicate))) {
+    return `predicate: ${JSON.stringify(fact.predicate)} is reserved: agent:* predicates are the runtime's own bookkeeping`;
   }
   return null;
 }

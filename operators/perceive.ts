@@ -4,7 +4,8 @@
  * reason, and the stream goes on. The signal's `meta` is the transport's: its
  * `source` (and `line`) come from the stimulus, never from the sender. Given
  * the runtime's `commands`, a command signal must name one of them. A fact
- * must name a symbol in each part.
+ * must name a symbol in each part and may not use an `agent:*` predicate (the
+ * runtime's own bookkeeping).
  *
  *   stimuli:     --a---b---c--|      (b is not JSON)
  *   perceive():  --S---R---S--|      (S: { ok: true, signal }, R: { ok: false, rejected })

@@ -26,13 +26,23 @@ test('a fact whose part normalises to nothing is rejected by perceive, naming th
   t.is(factReason('Pluto', 'is a', 'dwarf planet'), 'ok');
 });
 
+test('a fact from outside may not use an agent:* predicate, however it is spelled', (t) => {
+  for (const predicate of ['agent:explored', 'Agent:Explored', ' agent:child_goal ']) {
+    t.is(
+      factReason('goal-1', predicate, 'mars'),
+      `invalid fact signal: predicate: ${JSON.stringify(predicate.trim())} is reserved: agent:* predicates are the runtime's own bookkeeping`,
+    );
+  }
+  t.is(factReason('goal-1', 'agents', 'mars'), 'ok', 'only the agent: prefix is reserved');
+});
+
 test('an agent turns such facts into rejected events and stores none of them', (t) => {
   const events: AgentEvent[] = [];
   const mind = new Mind({ tools: builtinTools() });
   const scheduler = new TestScheduler(() => undefined);
   scheduler.run(({ cold }) => {
     const agent = createTestAgent(scheduler, { mind, config: { maxCycles: 5 } });
-    const facts = { a: factStimulus('???', 'is', 'weird'), b: factStimulus('pluto', '!!!', 'weird'), c: factStimulus('Mars', 'has', 'Phobos') };
+    const facts = { a: factStimulus('???', 'is', 'weird'), b: factStimulus('goal-1', 'agent:explored', 'mars'), c: factStimulus('Mars', 'has', 'Phobos') };
     agentEvents(agent, { inputs: [cold('abc|', facts)] }).subscribe((e) => events.push(e));
   });
   const rejected = events.filter((e): e is AgentEvent<'rejected'> => e.kind === 'rejected');
@@ -41,6 +51,7 @@ test('an agent turns such facts into rejected events and stores none of them', (
     events.filter((e): e is AgentEvent<'fact'> => e.kind === 'fact').map((e) => [e.subject, e.added]),
     [['Mars', true]],
   );
+  t.deepEqual(mind.graph.query({ predicate: 'agent:explored' }), []);
   t.false(mind.graph.query({}).some((triple) => triple.subject === '' || triple.predicate === '' || triple.object === ''));
 });
 
@@ -54,4 +65,11 @@ test('kg_mutate fails an attempt whose part names no symbol, instead of reportin
   const error = await t.throwsAsync(runKgMutate(mind, { subject: '???', predicate: 'is', object: 'weird' }), { instanceOf: ToolFailure });
   t.is(error!.message, `kg_mutate: invalid input: subject: "???${EMPTY}`);
   t.is(mind.graph.size, 0);
+});
+
+test("the runtime's own agent:* writes through kg_mutate stay allowed", async (t) => {
+  const mind = new Mind({ tools: builtinTools() });
+  const output = await runKgMutate(mind, { subject: 'goal-1', predicate: 'agent:explored', object: 'mars' });
+  t.true(output.ok);
+  t.is(mind.graph.query({ predicate: 'agent:explored' }).length, 1);
 });
