@@ -1,5 +1,4 @@
 import test from 'ava';
-import { ZodError } from 'zod';
 import { ConfigError, resolveConfig } from '../streams/config.js';
 import { createAgent } from '../streams/createAgent.js';
 
@@ -14,7 +13,7 @@ for (const workspace of ['', '   ']) {
 }
 
 test('createAgent refuses an empty tools.workspace', (t) => {
-  const error = t.throws(() => createAgent({ config: { tools: { workspace: '' } } }), { instanceOf: ZodError });
+  const error = t.throws(() => createAgent({ config: { tools: { workspace: '' } } }));
   t.regex(error!.message, /must name a folder/);
 });
 
