@@ -124,8 +124,13 @@ export interface Divergence {
 
 export type ReplayResult = { identical: true; session: string; events: number } | { identical: false; session: string; divergence: Divergence };
 
-/** Loads a session's recording (its first snapshot, its signals and how it stopped) and its recorded events, as stored rows. */
-export async function loadRecording(store: SqliteStore, sessionId: string): Promise<{ recording: Recording; recorded: EventRow[] }> {
+/**
+ * Loads a session's recording (its first snapshot, its signals and how it
+ * stopped) and its recorded events, as stored rows; `ended` when the session
+ * is marked ended, so its recording is complete even if its last events are
+ * missing.
+ */
+export async function loadRecording(store: SqliteStore, sessionId: string): Promise<{ recording: Recording; recorded: EventRow[]; ended: boolean }> {
   const session = await store.existingSession(sessionId);
   const base = await store.snapshot(sessionId, 'first');
   if (!base) throw new StoreError(`store: session ${sessionId} has no snapshot to start from`, 'NO_SNAPSHOT');
@@ -141,7 +146,7 @@ export async function loadRecording(store: SqliteStore, sessionId: string): Prom
     signals: await store.signals(sessionId),
   };
   if (last?.kind === 'session' && last.state === 'stopped') recording.stop = { at: last.at, reason: last.reason ?? 'stopped' };
-  return { recording, recorded };
+  return { recording, recorded, ended: session.status === 'ended' };
 }
 
 /** An event as stored: header columns plus the JSON body. */
@@ -193,8 +198,9 @@ export async function replaySession(
 ): Promise<ReplayResult> {
   const id = sessionId ?? (await store.latestSession())?.id;
   if (id === undefined) throw new StoreError(`store: ${store.file} has no session to replay`, 'NO_SESSION');
-  const { recording, recorded } = await loadRecording(store, id);
-  const check = new DivergenceCheck(recorded, recording.stop !== undefined);
+  const { recording, recorded, ended } = await loadRecording(store, id);
+  // An ended session's recording is complete: events replayed past its last stored one are missing from it.
+  const check = new DivergenceCheck(recorded, recording.stop !== undefined || ended);
   replayOn(recording, { ...options, commands: [...(options.commands ?? []), saveCommand] }, (event) => check.push(event));
   const divergence = check.result();
   return divergence ? { identical: false, session: id, divergence } : { identical: true, session: id, events: recorded.length };
