@@ -76,6 +76,7 @@ import type { AgentConfig, AgentConfigInput } from './config.js';
 import type { Cycle, Watcher } from './cycle.js';
 import { CycleDriver } from './driver.js';
 import type { AgentEvent, Draft } from './events.js';
+import { admitInjected } from './injection.js';
 import { isObject } from './kindOf.js';
 import { planningCommands } from './planningCommands.js';
 import { createRuntime, type CommandHandler, type Runtime } from './runtime.js';
@@ -167,14 +168,21 @@ export interface Agent {
   /** Stops gracefully: sources first, in-flight work drains, then the stream completes. */
   stop(reason?: string): void;
   /**
-   * Feeds a signal into the agent (as internal input, no validation). Signals
-   * injected before the run's stream is connected (or before `run()`) are
-   * queued and processed, in order, as soon as it is connected. Every accepted
-   * signal is processed before the run decides it has nothing left to do
-   * (signals injected one after another in the same task all are); a run
-   * without `keepAlive` whose inputs have ended stops once idle, after which
-   * `inject` accepts nothing. Returns whether the signal was accepted (false
-   * once the run has stopped).
+   * Feeds a signal into the agent as internal input: the runtime's own types
+   * (tick, feedback, error, heartbeat) are accepted too, but nothing injected
+   * breaks the stream (see streams/injection.ts). A missing `depth` is 0 and
+   * a missing `meta` is `{ source: 'inject' }`; a value that is not an
+   * object, whose `type` is no signal type, whose envelope is malformed, or
+   * (for goal, fact, input, sensor, command) that fails the signal schema
+   * becomes a `rejected` event (source `inject`) naming what was wrong, as
+   * perceive reports bad input.
+   * Signals injected before the run's stream is connected (or before `run()`)
+   * are queued and processed, in order, as soon as it is connected. Every
+   * accepted signal is processed before the run decides it has nothing left
+   * to do (signals injected one after another in the same task all are); a
+   * run without `keepAlive` whose inputs have ended stops once idle, after
+   * which `inject` accepts nothing. Returns whether the signal was accepted
+   * (false when it is rejected, or once the run has stopped).
    */
   inject(signal: Signal): boolean;
 }
@@ -205,9 +213,9 @@ export function createAgent(options: AgentOptions = {}): Agent {
   const skills = new SkillRegistry([policySkill]);
   registerEach('skills', skillOptions, (skill) => skills.register(skill));
   let stopRun: (reason: string) => void = () => undefined;
-  /** Signals injected while no run is connected, for the next one. */
-  const queued: Signal[] = [];
-  let injectSignal: (signal: Signal) => boolean = (signal) => (queued.push(signal), true);
+  /** Signals (or their rejections) injected while no run is connected, for the next one. */
+  const queued: Entering[] = [];
+  let injectEntering: (item: Entering) => boolean = (item) => (queued.push(item), true);
   let passAt: number | undefined;
   const runtime = createRuntime({
     mind,
@@ -221,6 +229,11 @@ export function createAgent(options: AgentOptions = {}): Agent {
       ...commandOptions,
     ],
   });
+  /** A stimulus perceived, as what enters a pass. */
+  const perceived = (stimulus: Stimulus): Entering => {
+    const perception = perceiveOne(runtime, stimulus);
+    return perception.ok ? { signal: perception.signal } : { rejected: perception.rejected };
+  };
   const stages: Stages = {
     observe: observe(runtime),
     orient: orient(runtime),
@@ -241,7 +254,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
 
   const run = (sources: AgentSources = {}): Connectable<AgentEvent> => {
     const halt$ = new Subject<void>();
-    const internal$ = new Subject<Signal>();
+    const internal$ = new Subject<Entering>();
     let halted = false;
     let haltReason = 'input ended';
     let inputsEnded = false;
@@ -250,7 +263,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
     let pending = 0;
     const drive = sources.drive ?? true;
     let held = false;
-    const driver = new CycleDriver(runtime, (tick) => internal$.next(tick), { paceMs: config.paceMs, held: () => held });
+    const driver = new CycleDriver(runtime, (tick) => internal$.next({ signal: tick }), { paceMs: config.paceMs, held: () => held });
     const hold$ = (sources.hold ?? of(false)).pipe(
       takeUntil(halt$),
       tap((value) => {
@@ -301,10 +314,10 @@ export function createAgent(options: AgentOptions = {}): Agent {
       });
     };
     stopRun = halt;
-    injectSignal = (signal) => {
+    injectEntering = (item) => {
       if (halted) return false;
-      if (connected) internal$.next(signal);
-      else queued.push(signal);
+      if (connected) internal$.next(item);
+      else queued.push(item);
       return true;
     };
     // Signals queued before the connection, delivered once internal$ is listened to.
@@ -316,14 +329,11 @@ export function createAgent(options: AgentOptions = {}): Agent {
       }),
     );
 
-    const perceived = (stimulus: Stimulus): Entering => {
-      const perception = perceiveOne(runtime, stimulus);
-      return perception.ok ? { signal: perception.signal } : { rejected: perception.rejected };
-    };
-    const stamped = (signal: Signal): Entering => ({ signal: signal.at === undefined ? { ...signal, at: scheduler.now() } : signal });
+    const stamped = (signal: Signal): Signal => (signal.at === undefined ? { ...signal, at: scheduler.now() } : signal);
+    const enter = (signal: Signal): Entering => ({ signal: stamped(signal) });
     const inputs$ = merge(
       merge(...(sources.inputs ?? [])).pipe(map(perceived)),
-      merge(...(sources.signals ?? [])).pipe(map(stamped)),
+      merge(...(sources.signals ?? [])).pipe(map(enter)),
     ).pipe(
       takeUntil(halt$),
       finalize(() => {
@@ -332,7 +342,11 @@ export function createAgent(options: AgentOptions = {}): Agent {
       }),
     );
     const ambient$ = merge(...(sources.ambient ?? [])).pipe(takeUntil(halt$));
-    const incoming$ = merge(inputs$, merge(ambient$, injected$).pipe(map(stamped)));
+    const incoming$ = merge(
+      inputs$,
+      ambient$.pipe(map(enter)),
+      injected$.pipe(map((item) => ('signal' in item ? enter(item.signal) : item))),
+    );
 
     const passes$ = incoming$.pipe(
       tap(() => pending++),
@@ -382,6 +396,9 @@ export function createAgent(options: AgentOptions = {}): Agent {
     skills,
     run,
     stop: (reason = 'stopped') => stopRun(reason),
-    inject: (signal) => injectSignal(signal),
+    inject: (value) => {
+      const admitted = admitInjected(value);
+      return injectEntering(admitted.ok ? { signal: admitted.signal } : perceived({ source: 'inject', problem: admitted.reason })) && admitted.ok;
+    },
   };
 }

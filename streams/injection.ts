@@ -1,0 +1,46 @@
+/**
+ * What `agent.inject` admits. Inject takes signals as the runtime builds them,
+ * the runtime's own types (tick, feedback, error, heartbeat) included, but no
+ * value may break the stream or the mind: one that is not an object, whose
+ * `type` is no signal type, or whose envelope (`depth`, `meta`, `at`) is of
+ * the wrong kind is refused with a reason, and a signal of an external type
+ * (goal, fact, input, sensor, command) must pass the schema signals from
+ * outside pass ({@link validateSignal}, whose wording the reasons share:
+ * `invalid goal signal: description: …`). A missing `depth` is 0 and a
+ * missing `meta` is `{ source: 'inject' }`.
+ */
+import { isObject, kindOf } from './kindOf.js';
+import { EXTERNAL_SIGNAL_TYPES, type InternalSignal, type Signal } from './signals.js';
+import { validateSignal } from './validateSignal.js';
+
+/** The runtime's own signal types inject accepts (`rejected` only reports a rejection, it is not injected). */
+const INTERNAL_TYPES: Record<Exclude<InternalSignal['type'], 'rejected'>, true> = { tick: true, heartbeat: true, feedback: true, error: true };
+
+/** Every signal type inject accepts. */
+const INJECTABLE_TYPES: readonly string[] = [...EXTERNAL_SIGNAL_TYPES, ...Object.keys(INTERNAL_TYPES)];
+const TYPES: ReadonlySet<unknown> = new Set(INJECTABLE_TYPES);
+const EXTERNAL: ReadonlySet<unknown> = new Set(EXTERNAL_SIGNAL_TYPES);
+
+export type Injection = { ok: true; signal: Signal } | { ok: false; reason: string };
+
+/** Admits a value given to inject as a signal (a copy with its envelope defaults), or says why not. */
+export function admitInjected(value: unknown): Injection {
+  if (!isObject(value)) return refuse(`expected a signal object with a "type" field, got ${kindOf(value)}`);
+  const { type, depth = 0, meta = { source: 'inject' }, at, ...body } = value;
+  if (!TYPES.has(type)) {
+    const expected = `expected one of ${INJECTABLE_TYPES.join(', ')}`;
+    return refuse(type === undefined ? `missing "type" (${expected})` : `unknown signal type ${JSON.stringify(type)} (${expected})`);
+  }
+  if (!Number.isInteger(depth) || (depth as number) < 0) return refuse(`invalid ${type} signal: depth: expected a whole number ≥ 0, got ${JSON.stringify(depth)}`);
+  if (!isObject(meta)) return refuse(`invalid ${type} signal: meta: expected an object (source, session, correlationId), got ${kindOf(meta)}`);
+  if (at !== undefined && !Number.isFinite(at)) return refuse(`invalid ${type} signal: at: expected a scheduler time in ms, got ${JSON.stringify(at)}`);
+  if (!EXTERNAL.has(type)) return { ok: true, signal: { ...value, depth, meta } as Signal };
+  // The schema sets the defaults (a goal's priority, …); the envelope is inject's.
+  const validated = validateSignal({ type, ...body });
+  if (!validated.ok) return refuse(validated.reason);
+  return { ok: true, signal: { ...validated.signal, depth: depth as number, meta, ...(at === undefined ? {} : { at: at as number }) } };
+}
+
+function refuse(reason: string): Injection {
+  return { ok: false, reason };
+}

@@ -1,0 +1,84 @@
+import test from 'ava';
+import { VirtualTimeScheduler } from 'rxjs';
+import type { AgentEvent } from '../streams/events.js';
+import type { Signal } from '../streams/signals.js';
+import { createTestAgent } from '../streams/testing.js';
+
+/** Injects the values (as an untyped caller might) into a connected run; returns what inject answered and every event. */
+function injectAll(...values: unknown[]) {
+  const scheduler = new VirtualTimeScheduler();
+  const agent = createTestAgent(scheduler, { config: { maxCycles: 2 } });
+  const events$ = agent.run();
+  const events: AgentEvent[] = [];
+  const failures: unknown[] = [];
+  events$.subscribe({ next: (e) => events.push(e), error: (e) => failures.push(e) });
+  events$.connect();
+  const answers = values.map((value) => agent.inject(value as Signal));
+  scheduler.flush();
+  return { agent, answers, events, failures };
+}
+
+const rejections = (events: AgentEvent[]) => events.filter((e) => e.kind === 'rejected').map((e) => ({ source: e.source, reason: e.reason }));
+const fact = { type: 'fact', subject: 'Mars', predicate: 'has moon', object: 'Phobos' };
+
+test('a value that is not an object is a rejected event naming it, and the stream goes on', (t) => {
+  const { answers, events, failures, agent } = injectAll(null, 42, ['fact'], { ...fact, depth: 0, meta: {} });
+  t.deepEqual(failures, [], 'the stream never errors');
+  t.deepEqual(answers, [false, false, false, true]);
+  const got = (kind: string) => `expected a signal object with a "type" field, got ${kind}`;
+  t.deepEqual(rejections(events), [
+    { source: 'inject', reason: got('null') },
+    { source: 'inject', reason: got('number') },
+    { source: 'inject', reason: got('an array') },
+  ]);
+  t.is(agent.mind.graph.query({ subject: 'mars' }).length, 1, 'the good signal after them is processed');
+  t.like(events.at(-1), { kind: 'session', state: 'stopped' });
+});
+
+test('an unknown or missing type is a rejected event naming the accepted types', (t) => {
+  const { answers, events } = injectAll({ type: 'banana', depth: 0, meta: {} }, { depth: 0, meta: {} });
+  t.deepEqual(answers, [false, false]);
+  const expected = 'expected one of goal, fact, input, sensor, command, tick, heartbeat, feedback, error';
+  t.deepEqual(rejections(events), [
+    { source: 'inject', reason: `unknown signal type "banana" (${expected})` },
+    { source: 'inject', reason: `missing "type" (${expected})` },
+  ]);
+});
+
+test('a signal without meta or depth gets the defaults: source inject, depth 0', (t) => {
+  const { answers, events, agent } = injectAll(fact);
+  t.deepEqual(answers, [true]);
+  t.false(events.some((e) => e.kind === 'error'), 'no critical error reading meta.source');
+  t.like(events.find((e) => e.kind === 'perceived'), { source: 'inject', signalType: 'fact', depth: 0 });
+  t.is(agent.mind.graph.query({ subject: 'mars' }).length, 1);
+});
+
+test('a signal of an external type must pass the signal schema, which fills its defaults', (t) => {
+  const { answers, events, agent } = injectAll({ type: 'goal', priority: 7 }, { type: 'goal', description: 'Find moons of Mars', meta: { source: 'test' } });
+  t.deepEqual(answers, [false, true]);
+  t.deepEqual(rejections(events), [{ source: 'inject', reason: 'invalid goal signal: description: Invalid input: expected string, received undefined' }]);
+  t.like(events.find((e) => e.kind === 'perceived'), { source: 'test', signalType: 'goal' });
+  t.like(agent.mind.goals.all()[0], { description: 'Find moons of Mars', priority: 128 });
+});
+
+test('a malformed envelope is a rejected event naming the field', (t) => {
+  const { answers, events } = injectAll({ ...fact, meta: 'stdin' }, { ...fact, depth: -1 }, { ...fact, at: 'now' });
+  t.deepEqual(answers, [false, false, false]);
+  t.deepEqual(rejections(events).map((r) => r.reason), [
+    'invalid fact signal: meta: expected an object (source, session, correlationId), got string',
+    'invalid fact signal: depth: expected a whole number ≥ 0, got -1',
+    'invalid fact signal: at: expected a scheduler time in ms, got "now"',
+  ]);
+});
+
+test('a value rejected before the run is connected is reported once it is', (t) => {
+  const scheduler = new VirtualTimeScheduler();
+  const agent = createTestAgent(scheduler);
+  t.false(agent.inject(null as unknown as Signal));
+  const events$ = agent.run();
+  const events: AgentEvent[] = [];
+  events$.subscribe((e) => events.push(e));
+  events$.connect();
+  scheduler.flush();
+  t.deepEqual(events.map((e) => e.kind), ['session', 'rejected', 'session']);
+});
