@@ -241,18 +241,19 @@ function applyLive(event) {
       break;
     }
     case 'observation':
-      state.memory.size = event.memorySize;
-      state.memory.pressure = event.memorySize / state.memory.capacity;
+      // The graph's own count: tools add facts without `fact` events.
+      state.facts = event.facts;
+      setMemorySize(event.memorySize);
       break;
     case 'orientation':
-      state.memory.pressure = event.pressure;
-      state.memory.size = Math.round(event.pressure * state.memory.capacity);
+      setMemorySize(Math.round(event.pressure * state.memory.capacity));
       break;
     case 'fact':
       if (event.added) state.facts++;
       break;
     case 'consolidation':
       state.episodes += event.episodes;
+      setMemorySize(state.memory.size - event.freed);
       break;
     case 'session':
       if (event.state === 'paused') state.paused = true;
@@ -262,6 +263,12 @@ function applyLive(event) {
       toast(`${event.command}: ${event.result}`);
       break;
   }
+}
+
+/** Sets working memory's entry count (and so its pressure). A reflection's pressure is not used: it is read before its consolidation. */
+function setMemorySize(size) {
+  state.memory.size = size;
+  state.memory.pressure = size / state.memory.capacity;
 }
 
 /** One line for an alert: rejected input as `source:line: reason` (as the pretty log), else its message or reason if it has one, else its fields. */

@@ -2,7 +2,8 @@
  * observe: takes the signal in (see intake) and, when the signal runs a cycle
  * (a tick, a follow-up or a retry) and an active goal exists and the agent is
  * not paused, observes the world for the highest-priority goal (seed 001):
- * active goals, working memory, recalled episodes. Records an `observation`.
+ * active goals, working memory, recalled episodes. Records an `observation`
+ * (with the graph's fact count: tools add facts without `fact` events).
  *
  *   cycles:     --c--|
  *   observe():  --c--|   (c.goal and c.observation set when a cycle runs)
@@ -33,6 +34,7 @@ export function observeStage(runtime: Runtime, cycle: Cycle): Cycle {
     goalId: goal.id,
     activeGoals: observation.activeGoals.map((g) => ({ goalId: g.id, priority: g.priority })),
     memorySize: observation.memorySize,
+    facts: mind.graph.knowledgeSize,
     recent: observation.recent.map((e) => e.content.slice(0, 120)),
     recalled: observation.recalled.map((e) => e.id),
   });

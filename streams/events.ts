@@ -20,6 +20,8 @@ interface Bodies {
     goalId: string;
     activeGoals: { goalId: string; priority: number }[];
     memorySize: number;
+    /** Knowledge triples in the graph (metadata excluded): the agent's fact count, whatever added them. */
+    facts: number;
     recent: string[];
     recalled: string[];
   };

@@ -7,10 +7,17 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import WebSocket from 'ws';
 import { Subject } from 'rxjs';
+import { z } from 'zod';
+import { Mind } from '../mind/mind.js';
+import type { Tool } from '../mind/tool.js';
 import { toWebSocket } from '../sinks/toWebSocket.js';
 import { WsServer } from '../sinks/wsServer.js';
+import { createAgent } from '../streams/createAgent.js';
 import type { AgentEvent } from '../streams/events.js';
 import { packageRoot } from '../streams/packageRoot.js';
+import type { Stimulus } from '../streams/signals.js';
+import { agentSnapshot } from '../streams/snapshot.js';
+import { goalStimulus, stimulus } from '../streams/testing.js';
 import type { Snapshot } from '../streams/wsProtocol.js';
 
 const TOKEN = 'dashboard-test-token';
@@ -308,4 +315,66 @@ test('in Chromium: when the server closes with 1009 (a frame over its limit), th
   await toast.waitFor({ timeout: 10_000 });
   t.is(await toast.textContent(), `goal "${description.slice(0, 60)}…": refused by the server as too big (closed with 1009, over its frame limit)`, 'named, and cut to 60 characters');
   await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
+});
+
+/** Plants one flower per run straight into the graph (two knowledge triples, no `fact` event), the rose last. */
+function planter(): Tool<{ flower: string }> {
+  const flowers = ['tulip', 'daisy', 'rose'];
+  let runs = 0;
+  return {
+    name: 'plant_flower',
+    description: 'Plant a flower in the garden',
+    keywords: ['plant', 'garden', 'flower', 'grow', 'seed', 'bloom'],
+    danger: 'safe',
+    capabilities: ['kg.write'],
+    input: z.object({ flower: z.string() }),
+    scoring: { kind: 'semantic', threshold: 0.3, multiplier: 2 },
+    propose: () => ({ flower: flowers[Math.min(runs, flowers.length - 1)]! }),
+    execute({ flower }, { mind }) {
+      runs++;
+      mind.graph.add('garden', 'grows', flower);
+      mind.graph.add(flower, 'is a', 'flower');
+      return { ok: true, summary: `planted ${flower}`, added: 2, facts: [{ subject: 'garden', predicate: 'grows', object: flower }] };
+    },
+  };
+}
+
+test('in Chromium: the fact count and the memory gauge follow the agent, counting facts tools add without fact events and memory consolidation frees', async (t) => {
+  const server = await WsServer.listen({ port: 0, token: TOKEN });
+  const agent = createAgent({ session: 'dash-live-counts', mind: new Mind({ tools: [planter()] }), config: { heartbeatMs: 0 } });
+  const input$ = new Subject<Stimulus>();
+  const events$ = agent.run({ inputs: [input$], keepAlive: true });
+  const kinds: string[] = [];
+  events$.subscribe((event) => kinds.push(event.kind));
+  events$.subscribe(toWebSocket(server, { snapshot: () => agentSnapshot(agent.mind, agent.session) }));
+  const browser = await launch();
+  t.teardown(async () => {
+    await browser.dispose();
+    agent.stop();
+    await server.close();
+  });
+  events$.connect();
+  const page = await browser.context.newPage();
+  await page.goto(server.url);
+  await page.locator('#session', { hasText: 'dash-live-counts' }).waitFor({ timeout: 10_000 });
+  /** Waits (up to 5 s) for the header and gauge to show the agent's counts, then compares them. */
+  const matchesAgent = async (message: string) => {
+    const expected = { facts: String(agent.mind.graph.knowledgeSize), memory: `${agent.mind.memory.size} / ${agent.mind.memory.capacity} entries` };
+    const read = () => page.evaluate(() => ({ facts: document.getElementById('facts')!.textContent, memory: document.getElementById('memory-text')!.textContent }));
+    for (let tries = 0; tries < 50 && JSON.stringify(await read()) !== JSON.stringify(expected); tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+    t.deepEqual(await read(), expected, message);
+  };
+
+  // The garden goal runs first (priority); the second goal no tool applies to is observed, then fails without acting.
+  input$.next(goalStimulus('Plant flowers in the garden', { criteria: 'garden grows rose', priority: 200 }));
+  input$.next(goalStimulus('Find the moons of Jupiter', { priority: 10 }));
+  await page.locator('[data-testid=goal-tree] .goal[data-status=Failed]', { hasText: 'Find the moons of Jupiter' }).waitFor({ timeout: 10_000 });
+  t.is(agent.mind.graph.knowledgeSize, 6, 'three runs of the planter');
+  t.false(kinds.includes('fact'), 'no fact event told the page');
+  await matchesAgent('after the goals');
+
+  input$.next(stimulus({ type: 'command', command: 'consolidate' }));
+  await page.locator('#episodes', { hasText: '1' }).waitFor({ timeout: 10_000 });
+  t.true(agent.mind.memory.size < 10, `consolidation freed memory (${agent.mind.memory.size} left)`);
+  await matchesAgent('after consolidation');
 });
