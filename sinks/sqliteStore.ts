@@ -70,8 +70,10 @@ export class SqliteStore {
   /**
    * Opens the store as `options.access` says (default: creating it if needed,
    * and migrating it). Fails with a {@link StoreError} when the file is
-   * missing (unless created), cannot be written, is locked, is not a database
-   * or was written by a newer version. A writer (`create`, `existing`) holds
+   * missing (unless created), cannot be written, is locked, is not a database,
+   * is another program's database (one with tables but no ooda-rx schema) or
+   * was written by a newer version; nothing in the file is changed before
+   * those checks pass. A writer (`create`, `existing`) holds
    * the file's {@link WriterLock} until {@link close}: one writer at a time.
    */
   static async open(file: string, options: StoreOptions = {}): Promise<SqliteStore> {
@@ -92,8 +94,8 @@ export class SqliteStore {
       throw error;
     }
     return store.prepare(async () => {
-      // A command that continues a store never makes one out of another file (an empty one included).
-      if (access === 'existing') await store.requireSchema();
+      // Checked before anything changes, the journal mode included.
+      await store.requireWritableSchema(access);
       await store.run('PRAGMA journal_mode = WAL');
       await store.run(`PRAGMA synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
       await store.migrate();
@@ -154,6 +156,23 @@ export class SqliteStore {
     const version = await this.schemaVersion();
     if (version === 0) throw new StoreError(`${this.file} is not an ooda-rx store (it has no schema): pass another --db`, 'SCHEMA');
     return version;
+  }
+
+  /**
+   * For a writer: the file must be an ooda-rx store this program can migrate.
+   * `create` also takes an empty database (it becomes a store), never one that
+   * holds tables of its own; `existing` (continuing a store) takes no empty one.
+   */
+  private async requireWritableSchema(access: 'create' | 'existing'): Promise<void> {
+    if (access === 'existing') {
+      await this.requireSchema();
+      return;
+    }
+    if ((await this.schemaVersion()) > 0) return;
+    const found = await this.all<{ type: string; name: string }>('SELECT type, name FROM sqlite_master ORDER BY rowid LIMIT 4');
+    if (found.length === 0) return;
+    const named = found.slice(0, 3).map((r) => `${r.type} ${r.name}`).join(', ') + (found.length > 3 ? ', …' : '');
+    throw new StoreError(`store: open: ${this.file} is an SQLite database but not an ooda-rx store (it holds ${named}): ooda writes only its own stores or empty files; pass another --db`, 'SCHEMA');
   }
 
   /** For a read-only store: the schema must be this program's, since it cannot be migrated. */

@@ -1,7 +1,7 @@
 import test from 'ava';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VirtualTimeScheduler } from 'rxjs';
@@ -53,6 +53,28 @@ test('a file written by a newer schema version is refused, naming both versions'
   t.regex(error!.message, new RegExp(`schema version ${SCHEMA_VERSION + 1}, newer than this program's ${SCHEMA_VERSION}`));
 });
 
+test('a writer refuses another program\'s database (tables but no ooda schema) before changing anything; an empty file becomes a store', async (t) => {
+  for (const [sql, named] of [['CREATE TABLE t (x)', 'table t'], ['CREATE TABLE events (x); CREATE INDEX events_x ON events (x)', 'table events, index events_x']] as const) {
+    const file = tempDb();
+    const db = new Database(file);
+    db.exec(sql);
+    db.close();
+    const error = await t.throwsAsync(SqliteStore.open(file), { instanceOf: StoreError });
+    t.is(error!.code, 'SCHEMA');
+    t.is(error!.message, `store: open: ${file} is an SQLite database but not an ooda-rx store (it holds ${named}): ooda writes only its own stores or empty files; pass another --db`);
+    const after = new Database(file, { readonly: true });
+    t.is(after.pragma('journal_mode', { simple: true }), 'delete', 'the journal mode is unchanged');
+    t.is(after.pragma('user_version', { simple: true }), 0);
+    t.deepEqual(after.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all(), [{ name: sql.includes('events') ? 'events' : 't' }], 'no table was added');
+    after.close();
+  }
+  const empty = tempDb();
+  writeFileSync(empty, '');
+  const store = await SqliteStore.open(empty);
+  t.is((await store.get<{ user_version: number }>('PRAGMA user_version'))!.user_version, SCHEMA_VERSION);
+  await store.close();
+});
+
 test('a file locked by another process gives a clear error after the busy timeout', async (t) => {
   const file = tempDb();
   await (await SqliteStore.open(file)).close();
@@ -68,7 +90,6 @@ test('a file locked by another process gives a clear error after the busy timeou
 
 test('a file that is not a database gives a clear error', async (t) => {
   const file = tempDb();
-  const { writeFileSync } = await import('node:fs');
   writeFileSync(file, 'this is not sqlite, just some text that is long enough to have a header '.repeat(20));
   const error = await t.throwsAsync(SqliteStore.open(file), { instanceOf: StoreError });
   t.regex(error!.message, /is not an SQLite database/);
