@@ -1,24 +1,23 @@
 /**
  * The flags shared by the commands that inspect an in-process agent
- * (`ooda plan`, `ooda reflect`, `ooda repl`): goals, knowledge files, cycles
- * to run first, config file and seed.
+ * (`ooda plan`, `ooda reflect`, `ooda repl`): goals, knowledge files, config
+ * file and seed, plus `--cycles` to run first for those that take it.
  */
-import type { AgentConfig } from '../streams/index.js';
-import { intFlag, loadConfig, parseFlags, readableFiles } from './cli.js';
+import { defaultConfig, type AgentConfig } from '../streams/index.js';
+import { intFlag, loadConfig, readableFiles, type FlagValues } from './cli.js';
+import type { Flags } from './flags.js';
 
 export const AGENT_FLAGS = {
-  goal: { type: 'string', multiple: true },
-  kg: { type: 'string', multiple: true },
-  cycles: { type: 'string' },
-  config: { type: 'string' },
-  seed: { type: 'string' },
-} as const;
+  goal: { type: 'string', multiple: true, arg: 'TEXT', help: 'add a goal (repeatable)' },
+  kg: { type: 'string', multiple: true, arg: 'FILE', help: 'read signals (usually facts) from an NDJSON file first (repeatable)' },
+  config: { type: 'string', arg: 'FILE', help: 'JSON config file (layers: defaults < file < OODA_* environment < flags)' },
+  seed: { type: 'string', arg: 'N', help: `seed for ids and randomness (default ${defaultConfig().seed})` },
+} as const satisfies Flags;
 
-export const AGENT_FLAGS_USAGE = `  --goal TEXT         add a goal (repeatable)
-  --kg FILE           read signals (usually facts) from an NDJSON file first (repeatable)
-  --config FILE       JSON config file (layers: defaults < file < OODA_* environment < flags)
-  --seed N            seed for ids and randomness (default 1)
-  -h, --help          this help`;
+/** {@link AGENT_FLAGS} with `--cycles N`, described as `what` N cycles do, defaulting to `defaultCycles`. */
+export function agentFlagsWithCycles(what: string, defaultCycles: number) {
+  return { cycles: { type: 'string', arg: 'N', help: `${what} (default ${defaultCycles})` }, ...AGENT_FLAGS } as const satisfies Flags;
+}
 
 export interface AgentFlags {
   config: AgentConfig;
@@ -27,9 +26,8 @@ export interface AgentFlags {
   cycles: number;
 }
 
-/** Parses the shared flags; `--cycles` defaults to `defaultCycles`. */
-export function parseAgentFlags(argv: string[], defaultCycles: number): AgentFlags {
-  const { values } = parseFlags(argv, AGENT_FLAGS);
+/** Parses the shared flags; `--cycles` (when the command has it) defaults to `defaultCycles`. */
+export function parseAgentFlags(values: FlagValues<ReturnType<typeof agentFlagsWithCycles>>, defaultCycles: number): AgentFlags {
   const config = loadConfig(values.config, { seed: intFlag('seed', values.seed, { min: -2147483648 }), heartbeatMs: 0 });
   return {
     config,

@@ -11,22 +11,15 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-export interface Command {
-  /** One line for `ooda --help`. */
-  summary: string;
-  /** The full usage text for `ooda COMMAND --help`. */
-  usage: string;
-  run(argv: string[]): Promise<number>;
-}
-
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-/** parseArgs with strict checking; a problem becomes a UsageError naming the flag. */
-type Parsed<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: false }>>;
+/** The values parseArgs gives for a flag table. */
+export type FlagValues<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: false }>>['values'];
 
-export function parseFlags<O extends Options>(argv: string[], options: O): Parsed<O> {
+/** parseArgs with strict checking; a problem becomes a UsageError naming the flag. */
+export function parseFlags<O extends Options>(argv: string[], options: O): FlagValues<O> {
   try {
-    return parseArgs({ args: attachNegativeNumbers(argv, options), options, strict: true, allowPositionals: false });
+    return parseArgs({ args: attachNegativeNumbers(argv, options), options, strict: true, allowPositionals: false }).values;
   } catch (error) {
     const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '');
     throw new UsageError(message);
@@ -99,9 +92,12 @@ export function readableFiles(name: string, files: readonly string[] = []): stri
   return [...files];
 }
 
-/** Resolves the configuration from its layers; flags win. */
-export function loadConfig(configFile: string | undefined, flags: Record<string, unknown>): AgentConfig {
-  const layers = [];
+/**
+ * Resolves the configuration from its layers: the command's own `defaults`
+ * (demo's shorter run) < file < environment < flags.
+ */
+export function loadConfig(configFile: string | undefined, flags: Record<string, unknown>, defaults: Record<string, unknown> = {}): AgentConfig {
+  const layers = [{ origin: 'command defaults', values: defaults }];
   if (configFile) layers.push(readConfigFile(configFile));
   layers.push(configFromEnvironment(process.env));
   const defined = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));

@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, packageRoot, StoreError } from '../streams/index.js';
-import { UsageError, type Command } from './cli.js';
+import { UsageError } from './cli.js';
+import type { Command } from './command.js';
 import { COMMANDS } from './commands/index.js';
 import { printLines } from './output.js';
 
@@ -34,7 +35,12 @@ async function main(argv: string[]): Promise<number> {
     await printLines([command.usage]);
     return 0;
   }
-  return command.run(rest);
+  return command.run(rest).catch((error: unknown) => {
+    if (error instanceof UsageError && error.message.startsWith('Unknown option')) {
+      throw new UsageError(`${error.message}: 'ooda ${name} --help' lists the options it accepts`);
+    }
+    throw error;
+  });
 }
 
 main(process.argv.slice(2)).then(

@@ -5,15 +5,14 @@
  */
 import { SqliteStore, type StoreOptions } from '../streams/index.js';
 import { UsageError } from './cli.js';
+import type { Flags } from './flags.js';
 
 /** The store `ooda run` and the store commands use unless `--db` says otherwise. */
 export const DEFAULT_DB = './ooda.db';
 
 export const STORE_FLAGS = {
-  db: { type: 'string' },
-} as const;
-
-export const STORE_USAGE = `  --db FILE           SQLite store (default ${DEFAULT_DB})`;
+  db: { type: 'string', arg: 'FILE', help: `SQLite store (default ${DEFAULT_DB})` },
+} as const satisfies Flags;
 
 /** Store options from the `--db` and `--synchronous` flags. */
 export function storeOptions(db: string, synchronous: string | undefined): StoreOptions & { db: string } {

@@ -5,26 +5,23 @@
  */
 import { Readable } from 'node:stream';
 import { startPersistentProgram } from '../../streams/index.js';
-import { loadConfig, log, parseFlags, type Command } from '../cli.js';
-import { DEFAULT_DB, STORE_FLAGS, STORE_USAGE, storeOptions } from '../store.js';
+import { loadConfig, log } from '../cli.js';
+import { defineCommand } from '../command.js';
+import { DEFAULT_DB, STORE_FLAGS, storeOptions } from '../store.js';
 import { defaultSessionId } from './run.js';
 
-const USAGE = `usage: ooda consolidate [--db FILE] [--config FILE]
+export const consolidate = defineCommand({
+  summary: 'consolidate the latest session\u2019s working memory into episodes',
+  about: `usage: ooda consolidate [--db FILE] [--config FILE]
 
 Continues the latest session of the store for one signal, the consolidate
 command, without running cycles, and saves the result. Prints the events as
-NDJSON and the outcome on stderr.
-
-options:
-${STORE_USAGE}
-  --config FILE       JSON config file
-  -h, --help          this help`;
-
-export const consolidate: Command = {
-  summary: 'consolidate the latest session\u2019s working memory into episodes',
-  usage: USAGE,
-  async run(argv) {
-    const { values } = parseFlags(argv, { ...STORE_FLAGS, config: { type: 'string' } });
+NDJSON and the outcome on stderr.`,
+  flags: {
+    ...STORE_FLAGS,
+    config: { type: 'string', arg: 'FILE', help: 'JSON config file' },
+  },
+  async run(values) {
     const config = loadConfig(values.config, { maxCycles: 0, heartbeatMs: 0 });
     const session = defaultSessionId();
     const command = Readable.from([`${JSON.stringify({ type: 'command', command: 'consolidate' })}\n`]);
@@ -42,4 +39,4 @@ export const consolidate: Command = {
     log(`session ${session}: ${result}`);
     return 0;
   },
-};
+});

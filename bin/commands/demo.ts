@@ -1,31 +1,34 @@
 /**
  * `ooda demo` (what `npm start` runs): the agent on the embedded demo
- * knowledge base and goals, printing a readable log of its cycles.
+ * knowledge base and goals, printing a readable log of its cycles. It takes
+ * `run`'s flags with a shorter run's defaults; it reads no stdin (--goal and
+ * --kg add to the demo's own).
  */
 import { demoGoals, demoKnowledgeFile } from '../../streams/index.js';
-import { log, withSignals, type Command } from '../cli.js';
-import { startPersistentProgram, startProgram } from '../../streams/index.js';
-import { listenWs, parseRun, RUN_USAGE } from './run.js';
+import { log, withSignals } from '../cli.js';
+import { defineCommand } from '../command.js';
+import { withoutFlags } from '../flags.js';
+import { parseRun, RUN_EXIT_CODES, runFlags, startRun, type RunDefaults } from './run.js';
 
-export const demo: Command = {
+const DEMO_DEFAULTS: RunDefaults = { maxCycles: 60, heartbeatMs: 0, format: 'pretty', stdin: false };
+
+export const demo = defineCommand({
   summary: 'run the agent on the embedded demo knowledge base and goals (what npm start runs)',
-  usage: RUN_USAGE.replace('ooda run [--goal TEXT]... [options]', 'ooda demo [options]').replace('(default ./ooda.db; ', '(default: none; '),
-  async run(argv) {
-    const { options, ws, store } = parseRun(['--max-cycles', '60', '--heartbeat', '0', ...argv], {
-      goals: demoGoals(),
-      files: [demoKnowledgeFile()],
-      format: 'pretty',
-      readStdin: false,
-    });
-    log(`demo: ${options.goals.length} goals over ${demoKnowledgeFile()}`);
-    const server = await listenWs(ws);
-    const withWs = { ...options, ...(server ? { ws: server } : {}) };
-    const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
-    const program = store ? await startPersistentProgram(withWs, store, io, log) : startProgram(withWs, io);
+  about: `usage: ooda demo [options]
+
+Runs the agent on the embedded demo knowledge base and goals (plus any --goal
+and --kg), as a readable log on stdout, logs on stderr. stdin is not read:
+pipe signals to 'ooda run' instead. Nothing is persisted unless --db is given.`,
+  flags: withoutFlags(runFlags(DEMO_DEFAULTS), 'no-stdin'),
+  footer: RUN_EXIT_CODES,
+  async run(values) {
+    const parsed = parseRun(values, { ...DEMO_DEFAULTS, goals: demoGoals(), files: [demoKnowledgeFile()] });
+    log(`demo: ${parsed.options.goals.length} goals over ${demoKnowledgeFile()}`);
+    const program = await startRun(parsed);
     const code = await withSignals(program.stop, program.done);
     const goals = program.agent.mind.goals.all();
     const count = (status: string) => goals.filter((g) => g.status === status).length;
     log(`demo ended (${await program.done}) after ${program.agent.mind.cycle} cycles: ${count('Completed')} completed, ${count('Failed')} failed, ${count('Active')} active, ${count('Suspended')} suspended`);
     return code;
   },
-};
+});

@@ -6,28 +6,25 @@
  * (`ooda events | head`) ends the command quietly.
  */
 import { EVENT_KINDS, eventFromRow, toNdjson } from '../../streams/index.js';
-import { intFlag, parseFlags, UsageError, type Command } from '../cli.js';
-import { STORE_FLAGS, STORE_USAGE, withStore } from '../store.js';
+import { intFlag, UsageError } from '../cli.js';
+import { defineCommand } from '../command.js';
+import { STORE_FLAGS, withStore } from '../store.js';
 
 /** Events read and written at a time. */
 const PAGE = 1000;
 
-const USAGE = `usage: ooda events [--session ID] [--kind K] [--limit N] [--db FILE]
-
-Prints the stored events as NDJSON in seq order.
-
-options:
-  --session ID        only this session's events
-  --kind K            only events of this kind (${EVENT_KINDS.join(', ')})
-  --limit N           at most N events
-${STORE_USAGE}
-  -h, --help          this help`;
-
-export const events: Command = {
+export const events = defineCommand({
   summary: 'print stored events as NDJSON (filter by session and kind)',
-  usage: USAGE,
-  async run(argv) {
-    const { values } = parseFlags(argv, { ...STORE_FLAGS, session: { type: 'string' }, kind: { type: 'string' }, limit: { type: 'string' } });
+  about: `usage: ooda events [--session ID] [--kind K] [--limit N] [--db FILE]
+
+Prints the stored events as NDJSON in seq order.`,
+  flags: {
+    session: { type: 'string', arg: 'ID', help: 'only this session\u2019s events' },
+    kind: { type: 'string', arg: 'K', help: `only events of this kind (${EVENT_KINDS.join(', ')})` },
+    limit: { type: 'string', arg: 'N', help: 'at most N events' },
+    ...STORE_FLAGS,
+  },
+  async run(values) {
     if (values.kind !== undefined && !(EVENT_KINDS as readonly string[]).includes(values.kind)) {
       throw new UsageError(`--kind: expected one of ${EVENT_KINDS.join(', ')}, got ${JSON.stringify(values.kind)}`);
     }
@@ -49,4 +46,4 @@ export const events: Command = {
     });
     return 0;
   },
-};
+});

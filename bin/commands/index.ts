@@ -1,7 +1,7 @@
 /**
  * The CLI's commands by name; each lives in its own file.
  */
-import type { Command } from '../cli.js';
+import type { Command } from '../command.js';
 import { consolidate } from './consolidate.js';
 import { demo } from './demo.js';
 import { events } from './events.js';

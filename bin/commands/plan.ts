@@ -3,29 +3,26 @@
  * --cycles cycles (default 0), and prints the current plan of each active goal.
  */
 import { runCommand, runLocalAgent } from '../../streams/index.js';
-import { AGENT_FLAGS_USAGE, parseAgentFlags } from '../agentFlags.js';
-import { log, type Command } from '../cli.js';
+import { agentFlagsWithCycles, parseAgentFlags } from '../agentFlags.js';
+import { log } from '../cli.js';
+import { defineCommand } from '../command.js';
 import { printLines } from '../output.js';
 
-const USAGE = `usage: ooda plan [--goal TEXT]... [--kg FILE]... [--cycles N] [options]
+const CYCLES = 0;
+
+export const plan = defineCommand({
+  summary: 'print the current plan of each active goal',
+  about: `usage: ooda plan [--goal TEXT]... [--kg FILE]... [--cycles N] [options]
 
 Prints the current plan of each active goal: its strategy, meta-strategy
-(explore-first on even attempts, reason-first on odd ones), attempt and steps.
-
-options:
-  --cycles N          run N cycles before printing (default 0: the first plans)
-${AGENT_FLAGS_USAGE}`;
-
-export const plan: Command = {
-  summary: 'print the current plan of each active goal',
-  usage: USAGE,
-  async run(argv) {
-    const flags = parseAgentFlags(argv, 0);
-    const agent = await runLocalAgent({ ...flags, onEvent: reportProblems });
+(explore-first on even attempts, reason-first on odd ones), attempt and steps.`,
+  flags: agentFlagsWithCycles('run N cycles before printing the plans', CYCLES),
+  async run(values) {
+    const agent = await runLocalAgent({ ...parseAgentFlags(values, CYCLES), onEvent: reportProblems });
     await printLines([runCommand(agent, 'plan').result]);
     return 0;
   },
-};
+});
 
 /** Rejected lines and errors go to stderr. */
 export function reportProblems(event: { kind: string; reason?: string; message?: string }): void {

@@ -3,29 +3,29 @@
  * latest saved state of the store; prints the episodes as NDJSON, best first.
  */
 import { Mind, StoreError } from '../../streams/index.js';
-import { intFlag, log, parseFlags, UsageError, type Command } from '../cli.js';
+import { intFlag, log, UsageError } from '../cli.js';
+import { defineCommand } from '../command.js';
 import { printLines } from '../output.js';
-import { DEFAULT_DB, STORE_FLAGS, STORE_USAGE, withStore } from '../store.js';
+import { DEFAULT_DB, STORE_FLAGS, withStore } from '../store.js';
 
-const USAGE = `usage: ooda recall --query Q [--top-k K] [--db FILE]
+/** Episodes recalled unless --top-k says otherwise. */
+const TOP_K = 5;
+
+export const recall = defineCommand({
+  summary: 'recall episodes from the latest saved session (--query Q --top-k K)',
+  about: `usage: ooda recall --query Q [--top-k K] [--db FILE]
 
 Recalls the episodes of the latest saved session state that share most terms
 with the query, best first, as NDJSON (nothing on stdout, and a note on stderr,
-when none shares a term).
-
-options:
-  --query Q           what to recall (required)
-  --top-k K           at most K episodes (default 5)
-${STORE_USAGE}
-  -h, --help          this help`;
-
-export const recall: Command = {
-  summary: 'recall episodes from the latest saved session (--query Q --top-k K)',
-  usage: USAGE,
-  async run(argv) {
-    const { values } = parseFlags(argv, { ...STORE_FLAGS, query: { type: 'string' }, 'top-k': { type: 'string' } });
+when none shares a term).`,
+  flags: {
+    query: { type: 'string', arg: 'Q', help: 'what to recall (required)' },
+    'top-k': { type: 'string', arg: 'K', help: `at most K episodes (default ${TOP_K})` },
+    ...STORE_FLAGS,
+  },
+  async run(values) {
     if (values.query === undefined || values.query.trim() === '') throw new UsageError('--query: expected the text to recall');
-    const topK = intFlag('top-k', values['top-k'], { min: 1 }) ?? 5;
+    const topK = intFlag('top-k', values['top-k'], { min: 1 }) ?? TOP_K;
     const { session, state } = await withStore(values.db, async (store) => {
       const latest = await store.latestSession();
       const snapshot = latest && (await store.snapshot(latest.id, 'latest'));
@@ -41,4 +41,4 @@ export const recall: Command = {
     if (recalled.length === 0) log(`none of the ${episodes.size} episode(s) of session ${session} shares a term with ${JSON.stringify(values.query)}`);
     return 0;
   },
-};
+});

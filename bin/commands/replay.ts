@@ -4,28 +4,23 @@
  * divergence (seq, expected, got); exit 1 on divergence.
  */
 import { replaySession } from '../../streams/index.js';
-import { parseFlags, type Command } from '../cli.js';
+import { defineCommand } from '../command.js';
 import { printLines } from '../output.js';
-import { STORE_FLAGS, STORE_USAGE, withStore } from '../store.js';
+import { STORE_FLAGS, withStore } from '../store.js';
 
-const USAGE = `usage: ooda replay [--session ID] [--db FILE]
+export const replay = defineCommand({
+  summary: 'replay a recorded session and check that its events are identical',
+  about: `usage: ooda replay [--session ID] [--db FILE]
 
 Re-runs a recorded session (default: the latest) from the state it started
 with, feeding its recorded signals at their recorded times on virtual time,
-and compares every event with the recorded one.
-
-options:
-  --session ID        the session to replay (see 'ooda sessions')
-${STORE_USAGE}
-  -h, --help          this help
-
-exit codes: 0 identical, 1 divergence or store error, 2 usage error`;
-
-export const replay: Command = {
-  summary: 'replay a recorded session and check that its events are identical',
-  usage: USAGE,
-  async run(argv) {
-    const { values } = parseFlags(argv, { ...STORE_FLAGS, session: { type: 'string' } });
+and compares every event with the recorded one.`,
+  flags: {
+    session: { type: 'string', arg: 'ID', help: 'the session to replay (default: the latest; see \'ooda sessions\')' },
+    ...STORE_FLAGS,
+  },
+  footer: 'exit codes: 0 identical, 1 divergence or store error, 2 usage error',
+  async run(values) {
     const result = await withStore(values.db, (store) => replaySession(store, values.session));
     if (result.identical) {
       await printLines([`identical: session ${result.session}, ${result.events} event(s)`]);
@@ -35,4 +30,4 @@ export const replay: Command = {
     await printLines([`divergence in session ${result.session} at seq ${seq}`, `  expected: ${expected}`, `  got:      ${got}`]);
     return 1;
   },
-};
+});

@@ -1,60 +1,57 @@
 /**
  * `ooda run`: runs the agent over goals from flags and NDJSON signals on
- * stdin, printing events as NDJSON (or a readable log) on stdout.
+ * stdin, printing events as NDJSON (or a readable log) on stdout. Its flags
+ * and their parsing are shared with `ooda resume` and `ooda demo`, each with
+ * its own defaults.
  */
-import { startPersistentProgram, startProgram, WsServer, type AgentConfig } from '../../streams/index.js';
-import { intFlag, loadConfig, log, msFlag, parseFlags, readableFiles, textFlag, UsageError, withSignals, type Command } from '../cli.js';
+import { defaultConfig, startPersistentProgram, startProgram, WsServer, type RunningProgram } from '../../streams/index.js';
+import { intFlag, loadConfig, log, msFlag, readableFiles, textFlag, UsageError, withSignals, type FlagValues } from '../cli.js';
+import { defineCommand } from '../command.js';
+import type { Flags } from '../flags.js';
 import { DEFAULT_DB, storeOptions } from '../store.js';
 
-export const RUN_USAGE = `usage: ooda run [--goal TEXT]... [options]
+/** What `run`, `resume` and `demo` differ in. */
+export interface RunDefaults {
+  /** Config values under the config file, the environment and the flags. */
+  maxCycles: number;
+  heartbeatMs: number;
+  format: 'ndjson' | 'pretty';
+  /** Read stdin (when it is not a terminal) unless --no-stdin; false: never, and no --no-stdin flag. */
+  stdin: boolean;
+  /** Persist to this store unless --no-db; undefined: only when --db is given. */
+  db?: string;
+  /** Goals and knowledge files added before those of the flags. */
+  goals?: string[];
+  files?: string[];
+}
 
-Runs the agent: goals from --goal, signals as NDJSON on stdin (when stdin is
-not a terminal), events as NDJSON on stdout, logs on stderr.
+export const RUN_DEFAULTS: RunDefaults = { maxCycles: defaultConfig().maxCycles, heartbeatMs: defaultConfig().heartbeatMs, format: 'ndjson', stdin: true, db: DEFAULT_DB };
 
-options:
-  --goal TEXT         add a goal (repeatable)
-  --max-cycles N      stop after N cycles (default 1000)
-  --heartbeat MS      heartbeat period in ms, 0 = off (default 60000)
-  --pace MS           pause between cycles in ms (default 0: back to back)
-  --vitals MS         sense the process's own heap and event-loop delay every MS (default: the heartbeat period)
-  --kg FILE           read signals (usually facts) from an NDJSON file first (repeatable)
-  --config FILE       JSON config file (layers: defaults < file < OODA_* environment < flags)
-  --seed N            seed for ids and randomness (default 1)
-  --session ID        session id (default: derived from the start time)
-  --format FMT        ndjson (default) or pretty
-  --no-stdin          do not read stdin
-  --ws PORT           serve the live dashboard at http://127.0.0.1:PORT/ and a WebSocket at /ws
-                      (0: any free port); the run then stays alive until stopped or max cycles
-  --host ADDR         address for --ws (default 127.0.0.1; anything else exposes the agent)
-  --token TOKEN       control token WebSocket clients need to send signals (default: generated, printed on stderr)
-  --db FILE           SQLite store (default ./ooda.db; :memory: allowed); resumes its latest session
-  --fresh             start a new mind even when the store holds a session
-  --no-db             do not persist
-  --synchronous MODE  normal (default) or full: SQLite's durability of the last commits on power loss
-  -h, --help          this help
+export const RUN_EXIT_CODES = 'exit codes: 0 done, 1 store error, 2 usage or config error, 130 SIGINT, 143 SIGTERM';
 
-exit codes: 0 done, 1 store error, 2 usage or config error, 130 SIGINT, 143 SIGTERM`;
-
-export const RUN_FLAGS = {
-  goal: { type: 'string', multiple: true },
-  'max-cycles': { type: 'string' },
-  heartbeat: { type: 'string' },
-  pace: { type: 'string' },
-  vitals: { type: 'string' },
-  kg: { type: 'string', multiple: true },
-  config: { type: 'string' },
-  seed: { type: 'string' },
-  session: { type: 'string' },
-  format: { type: 'string' },
-  'no-stdin': { type: 'boolean' },
-  ws: { type: 'string' },
-  host: { type: 'string' },
-  token: { type: 'string' },
-  db: { type: 'string' },
-  fresh: { type: 'boolean' },
-  'no-db': { type: 'boolean' },
-  synchronous: { type: 'string' },
-} as const;
+/** The flags of `run`, their help saying the given defaults. */
+export function runFlags(d: RunDefaults) {
+  return {
+    goal: { type: 'string', multiple: true, arg: 'TEXT', help: 'add a goal (repeatable)' },
+    'max-cycles': { type: 'string', arg: 'N', help: `stop after N cycles (default ${d.maxCycles})` },
+    heartbeat: { type: 'string', arg: 'MS', help: `heartbeat period in ms, 0 = off (default ${d.heartbeatMs})` },
+    pace: { type: 'string', arg: 'MS', help: 'pause between cycles in ms (default 0: back to back)' },
+    vitals: { type: 'string', arg: 'MS', help: 'sense the process\u2019s own heap and event-loop delay every MS (default: the heartbeat period)' },
+    kg: { type: 'string', multiple: true, arg: 'FILE', help: 'read signals (usually facts) from an NDJSON file first (repeatable)' },
+    config: { type: 'string', arg: 'FILE', help: 'JSON config file (layers: defaults < file < OODA_* environment < flags)' },
+    seed: { type: 'string', arg: 'N', help: `seed for ids and randomness (default ${defaultConfig().seed})` },
+    session: { type: 'string', arg: 'ID', help: 'session id (default: derived from the start time)' },
+    format: { type: 'string', arg: 'FMT', help: `ndjson or pretty (default ${d.format})` },
+    'no-stdin': { type: 'boolean', help: 'do not read stdin' },
+    ws: { type: 'string', arg: 'PORT', help: 'serve the live dashboard at http://127.0.0.1:PORT/ and a WebSocket at /ws\n(0: any free port); the run then stays alive until stopped or max cycles' },
+    host: { type: 'string', arg: 'ADDR', help: 'address for --ws (default 127.0.0.1; anything else exposes the agent)' },
+    token: { type: 'string', arg: 'TOKEN', help: 'control token WebSocket clients need to send signals (default: generated, printed on stderr)' },
+    db: { type: 'string', arg: 'FILE', help: `SQLite store (default ${d.db ?? 'none: nothing is persisted'}; :memory: allowed); resumes its latest session` },
+    fresh: { type: 'boolean', help: 'start a new mind even when the store holds a session' },
+    'no-db': { type: 'boolean', help: 'do not persist' },
+    synchronous: { type: 'string', arg: 'MODE', help: 'normal (default) or full: SQLite\u2019s durability of the last commits on power loss' },
+  } as const satisfies Flags;
+}
 
 /** Where `--ws` should listen, parsed from the flags. */
 export interface WsSpec {
@@ -63,25 +60,19 @@ export interface WsSpec {
   token?: string;
 }
 
-export interface RunDefaults {
-  goals?: string[];
-  files?: string[];
-  format?: 'ndjson' | 'pretty';
-  readStdin?: boolean;
-  /** Persist to this store unless --no-db; undefined: only when --db is given. */
-  db?: string;
-}
-
-/** Parses `run`-style flags into program options; shared by `run` and `demo`. */
-export function parseRun(argv: string[], defaults: RunDefaults = {}) {
-  const { values } = parseFlags(argv, RUN_FLAGS);
-  const config: AgentConfig = loadConfig(values.config, {
-    maxCycles: intFlag('max-cycles', values['max-cycles']),
-    heartbeatMs: msFlag('heartbeat', values.heartbeat),
-    paceMs: msFlag('pace', values.pace),
-    seed: intFlag('seed', values.seed, { min: -2147483648 }),
-  });
-  const format = values.format ?? defaults.format ?? 'ndjson';
+/** Parses `run`-style flags (any subset of {@link runFlags}) into program options. */
+export function parseRun(values: FlagValues<ReturnType<typeof runFlags>>, defaults: RunDefaults) {
+  const config = loadConfig(
+    values.config,
+    {
+      maxCycles: intFlag('max-cycles', values['max-cycles']),
+      heartbeatMs: msFlag('heartbeat', values.heartbeat),
+      paceMs: msFlag('pace', values.pace),
+      seed: intFlag('seed', values.seed, { min: -2147483648 }),
+    },
+    { maxCycles: defaults.maxCycles, heartbeatMs: defaults.heartbeatMs },
+  );
+  const format = values.format ?? defaults.format;
   if (format !== 'ndjson' && format !== 'pretty') throw new UsageError(`--format: expected ndjson or pretty, got ${JSON.stringify(format)}`);
   const wsPort = intFlag('ws', values.ws);
   if (wsPort === undefined && (values.host !== undefined || values.token !== undefined)) {
@@ -89,8 +80,7 @@ export function parseRun(argv: string[], defaults: RunDefaults = {}) {
   }
   if (wsPort !== undefined && wsPort > 65535) throw new UsageError(`--ws: expected a port from 0 to 65535, got ${wsPort}`);
   if (values.token !== undefined && values.token.trim().length < 8) throw new UsageError('--token: use at least 8 characters');
-  const ws: WsSpec | undefined =
-    wsPort === undefined ? undefined : { port: wsPort, host: values.host ?? '127.0.0.1', ...(values.token === undefined ? {} : { token: values.token }) };
+  const ws: WsSpec | undefined = wsPort === undefined ? undefined : { port: wsPort, host: values.host ?? '127.0.0.1', ...(values.token === undefined ? {} : { token: values.token }) };
   if (values['no-db'] && (values.db !== undefined || values.fresh)) throw new UsageError('--no-db cannot be combined with --db or --fresh');
   const db = values['no-db'] ? undefined : (values.db ?? defaults.db);
   return {
@@ -102,17 +92,29 @@ export function parseRun(argv: string[], defaults: RunDefaults = {}) {
       files: [...(defaults.files ?? []), ...readableFiles('kg', values.kg)],
       session: textFlag('session', values.session, 'a session id') ?? defaultSessionId(),
       format: format as 'ndjson' | 'pretty',
-      readStdin: values['no-stdin'] ? false : (defaults.readStdin ?? !process.stdin.isTTY),
+      readStdin: defaults.stdin && !values['no-stdin'] && !process.stdin.isTTY,
       vitalsMs: msFlag('vitals', values.vitals) ?? config.heartbeatMs,
     },
   };
 }
 
 /**
+ * Starts what the parsed flags describe: the `--ws` server, then the program
+ * on its store (resuming only an existing session when `requireSession`) or
+ * without one.
+ */
+export async function startRun({ options, ws, store }: ReturnType<typeof parseRun>, requireSession = false): Promise<RunningProgram> {
+  const server = await listenWs(ws);
+  const withWs = { ...options, ...(server ? { ws: server } : {}) };
+  const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+  return store ? startPersistentProgram(withWs, { ...store, requireSession }, io, log) : startProgram(withWs, io);
+}
+
+/**
  * Starts the `--ws` server and prints its address (and a generated token) on
  * stderr; a port already in use is a usage error naming the address.
  */
-export async function listenWs(spec: WsSpec | undefined): Promise<WsServer | undefined> {
+async function listenWs(spec: WsSpec | undefined): Promise<WsServer | undefined> {
   if (!spec) return undefined;
   let server: WsServer;
   try {
@@ -130,18 +132,21 @@ export function defaultSessionId(): string {
   return `s-${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${process.pid}`;
 }
 
-export const run: Command = {
+export const run = defineCommand({
   summary: 'run the agent over --goal flags and NDJSON on stdin',
-  usage: RUN_USAGE,
-  async run(argv) {
-    const { options, ws, store } = parseRun(argv, { db: DEFAULT_DB });
-    const server = await listenWs(ws);
-    const withWs = { ...options, ...(server ? { ws: server } : {}) };
-    const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
-    const program = store ? await startPersistentProgram(withWs, store, io, log) : startProgram(withWs, io);
-    log(`session ${options.session} started (max ${program.agent.config.maxCycles} cycles)${store ? ` on ${store.db}` : ''}`);
+  about: `usage: ooda run [--goal TEXT]... [options]
+
+Runs the agent: goals from --goal, signals as NDJSON on stdin (when stdin is
+not a terminal), events as NDJSON on stdout, logs on stderr.`,
+  flags: runFlags(RUN_DEFAULTS),
+  footer: RUN_EXIT_CODES,
+  async run(values) {
+    const parsed = parseRun(values, RUN_DEFAULTS);
+    const { session } = parsed.options;
+    const program = await startRun(parsed);
+    log(`session ${session} started (max ${program.agent.config.maxCycles} cycles)${parsed.store ? ` on ${parsed.store.db}` : ''}`);
     const code = await withSignals(program.stop, program.done);
-    log(`session ${options.session} ended: ${await program.done} after ${program.agent.mind.cycle} cycle(s)`);
+    log(`session ${session} ended: ${await program.done} after ${program.agent.mind.cycle} cycle(s)`);
     return code;
   },
-};
+});

@@ -2,25 +2,21 @@
  * `ooda sessions`: lists the store's sessions, oldest first, as a table (or
  * NDJSON with --json).
  */
-import { parseFlags, type Command } from '../cli.js';
+import { defineCommand } from '../command.js';
 import { printLines } from '../output.js';
-import { STORE_FLAGS, STORE_USAGE, withStore } from '../store.js';
+import { STORE_FLAGS, withStore } from '../store.js';
 
-const USAGE = `usage: ooda sessions [--db FILE] [--json]
+export const sessions = defineCommand({
+  summary: 'list the sessions in the store',
+  about: `usage: ooda sessions [--db FILE] [--json]
 
 Lists the sessions in the store, oldest first: id, status, cycles, events,
-signals, snapshots and the session it resumed.
-
-options:
-${STORE_USAGE}
-  --json              one JSON object per line instead of a table
-  -h, --help          this help`;
-
-export const sessions: Command = {
-  summary: 'list the sessions in the store',
-  usage: USAGE,
-  async run(argv) {
-    const { values } = parseFlags(argv, { ...STORE_FLAGS, json: { type: 'boolean' } });
+signals, snapshots, the session it resumed and why it ended.`,
+  flags: {
+    ...STORE_FLAGS,
+    json: { type: 'boolean', help: 'one JSON object per line instead of a table' },
+  },
+  async run(values) {
     const rows = await withStore(values.db, (store) => store.sessions());
     const listed = rows.map((r) => ({
       id: r.id,
@@ -43,4 +39,4 @@ export const sessions: Command = {
     await printLines(table.map((line) => line.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()));
     return 0;
   },
-};
+});

@@ -1,0 +1,38 @@
+/**
+ * Flag tables: a command declares each flag it accepts once, with the help
+ * line that says what it does and its default. The parser and the `--help`
+ * text are both derived from the table (see command.ts), so the help lists
+ * exactly the flags the command accepts.
+ */
+
+export interface Flag {
+  type: 'string' | 'boolean';
+  multiple?: boolean;
+  /** The value's name in the help (`--max-cycles N`); string flags only. */
+  arg?: string;
+  /** What the flag does, with its default; a newline starts a continuation line. */
+  help: string;
+}
+
+export type Flags = Readonly<Record<string, Flag>>;
+
+/** Width of the flag column in the help (wider flags push their text right). */
+const COLUMN = 18;
+
+/** The options section of a command's help: one line per flag, in table order, then `-h, --help`. */
+export function flagsUsage(flags: Flags): string {
+  const rows: [string, string][] = Object.entries(flags).map(([name, flag]) => [`--${name}${flag.arg ? ` ${flag.arg}` : ''}`, flag.help]);
+  rows.push(['-h, --help', 'this help']);
+  return rows
+    .map(([left, help]) => {
+      const [first, ...rest] = help.split('\n');
+      const width = Math.max(COLUMN, left.length);
+      return [`  ${left.padEnd(width)}  ${first}`, ...rest.map((line) => `  ${' '.repeat(width)}  ${line}`)].join('\n');
+    })
+    .join('\n');
+}
+
+/** The table without the named flags (a command that accepts all of another's flags but these). */
+export function withoutFlags<F extends Flags, K extends keyof F>(flags: F, ...names: K[]): Omit<F, K> {
+  return Object.fromEntries(Object.entries(flags).filter(([name]) => !names.includes(name as K))) as Omit<F, K>;
+}

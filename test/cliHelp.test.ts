@@ -1,0 +1,83 @@
+/**
+ * Each command's --help lists exactly the flags it accepts, with the defaults
+ * it really runs with: resume does not offer the flags it cannot take, demo
+ * states its own defaults (a shorter run, a readable log, no stdin).
+ */
+import test from 'ava';
+import Database from 'better-sqlite3';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { COMMANDS } from '../bin/commands/index.js';
+import { events, runCli } from './helpers/cli.js';
+
+/** The flags an `ooda COMMAND --help` lists under "options:". */
+function listedFlags(help: string): string[] {
+  const options = help.slice(help.indexOf('\noptions:\n'));
+  return [...options.matchAll(/^ {2}(?:-h, )?--([a-z-]+)/gm)].map((m) => m[1]!);
+}
+
+/** The default a help line states for `--flag` ("(default X)"). */
+function statedDefault(help: string, flag: string): string {
+  const line = help.split('\n').find((l) => l.startsWith(`  --${flag} `));
+  const found = line?.match(/\(default (\w+)/);
+  if (!found) throw new Error(`--help states no default for --${flag}`);
+  return found[1]!;
+}
+
+/** The configuration a run stored for its session. */
+function storedConfig(db: string): { maxCycles: number; heartbeatMs: number } {
+  const store = new Database(db, { readonly: true });
+  try {
+    return JSON.parse((store.prepare('SELECT config FROM sessions').get() as { config: string }).config) as { maxCycles: number; heartbeatMs: number };
+  } finally {
+    store.close();
+  }
+}
+
+for (const [name, command] of Object.entries(COMMANDS)) {
+  test(`ooda ${name} --help lists exactly the flags ${name} accepts`, async (t) => {
+    const { code, stdout } = await runCli([name, '--help']);
+    t.is(code, 0);
+    t.deepEqual(listedFlags(stdout), [...Object.keys(command.flags), 'help']);
+  });
+}
+
+test('resume offers neither --fresh nor --no-db, and refuses them naming its help', async (t) => {
+  const { stdout } = await runCli(['resume', '--help']);
+  t.false(listedFlags(stdout).includes('fresh'));
+  t.false(listedFlags(stdout).includes('no-db'));
+  for (const flag of ['--fresh', '--no-db']) {
+    const refused = await runCli(['resume', flag]);
+    t.is(refused.code, 2, refused.stderr);
+    t.is(refused.stderr, `ooda: Unknown option '${flag}': 'ooda resume --help' lists the options it accepts\n`);
+  }
+});
+
+test('run and demo run with the defaults their --help states', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'ooda-help-'));
+  for (const name of ['run', 'demo']) {
+    const { stdout: help } = await runCli([name, '--help']);
+    const db = join(dir, `${name}.db`);
+    const ran = await runCli([name, '--db', db]);
+    t.is(ran.code, 0, ran.stderr);
+    t.like(storedConfig(db), { maxCycles: Number(statedDefault(help, 'max-cycles')), heartbeatMs: Number(statedDefault(help, 'heartbeat')) }, name);
+    const format = statedDefault(help, 'format');
+    const firstLine = ran.stdout.split('\n')[0]!;
+    t.is(format === 'ndjson', firstLine.startsWith('{'), `${name} prints ${format}: ${firstLine}`);
+  }
+  const { stdout: demoHelp } = await runCli(['demo', '--help']);
+  t.like({ maxCycles: statedDefault(demoHelp, 'max-cycles'), heartbeat: statedDefault(demoHelp, 'heartbeat'), format: statedDefault(demoHelp, 'format') }, { maxCycles: '60', heartbeat: '0', format: 'pretty' });
+});
+
+test('demo reads no stdin and says so; its defaults sit under the environment like any default', async (t) => {
+  const { stdout: help } = await runCli(['demo', '--help']);
+  t.regex(help, /stdin is not read/);
+  t.false(listedFlags(help).includes('no-stdin'));
+  const piped = await runCli(['demo', '--format', 'ndjson'], '{"type":"goal","description":"Piped goal"}\n');
+  t.is(piped.code, 0, piped.stderr);
+  t.false(events(piped.stdout).some((e) => e.kind === 'perceived' && e.source === 'stdin'));
+  const short = await runCli(['demo'], '', { OODA_MAX_CYCLES: '2' });
+  t.is(short.code, 0, short.stderr);
+  t.regex(short.stderr, /demo ended \(max cycles reached\) after 2 cycles/);
+});
