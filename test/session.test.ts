@@ -245,6 +245,23 @@ test('consolidate turns the saved working memory into episodes; recall prints th
   t.regex(none.stderr, /none of the 2 episode\(s\) of session .* shares a term with "zebra"/);
 });
 
+test('consolidate records its command as the CLI\u2019s own signal and ends the session saying why', async (t) => {
+  const db = join(tempDir(), 'consolidate.db');
+  const run = await runCli(['run', '--db', db, '--heartbeat', '0', '--max-cycles', '3', '--goal', 'Find moons of Mars']);
+  t.is(run.code, 0, run.stderr);
+  const consolidated = await runCli(['consolidate', '--db', db]);
+  t.is(consolidated.code, 0, consolidated.stderr);
+  const printed = events(consolidated.stdout);
+  const session = printed[0]!.session as string;
+  for (const emitted of [printed, storedEvents(db, session)]) {
+    const perceived = emitted.filter((e) => e.kind === 'perceived');
+    t.deepEqual(perceived.map((e) => [e.source, e.signalType, 'line' in e]), [['cli', 'command', false]]);
+    t.like(emitted.at(-1), { kind: 'session', state: 'stopped', reason: 'consolidate command done' });
+  }
+  const [row] = query<{ reason: string; cycles: number }>(db, `SELECT reason, cycles FROM sessions WHERE id = '${session}'`);
+  t.deepEqual(row, { reason: 'consolidate command done', cycles: 3 });
+});
+
 test('ooda events reads the log a page at a time: every event once, in seq order, --session and --limit across pages; a closed pipe ends quietly', async (t) => {
   const db = join(tempDir(), 'log.db');
   const store = await SqliteStore.open(db);

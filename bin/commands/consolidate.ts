@@ -1,14 +1,18 @@
 /**
  * `ooda consolidate`: resumes the latest session just to run the
  * `consolidate` command (seed 001: high-relevance working memory becomes
- * episodes), records it and saves; events as NDJSON on stdout.
+ * episodes), records it and saves; events as NDJSON on stdout. The command
+ * is the CLI's own signal (source `cli`), and the session ends with the reason
+ * "consolidate command done".
  */
-import { Readable } from 'node:stream';
 import { startPersistentProgram } from '../../streams/index.js';
 import { loadConfig, log } from '../cli.js';
 import { defineCommand } from '../command.js';
 import { DEFAULT_DB, STORE_FLAGS, storeOptions } from '../store.js';
 import { defaultSessionId } from './run.js';
+
+/** Why the session ends: the command it was resumed for has run. */
+const DONE = 'consolidate command done';
 
 export const consolidate = defineCommand({
   summary: 'consolidate the latest session\u2019s working memory into episodes',
@@ -24,18 +28,22 @@ NDJSON and the outcome on stderr.`,
   async run(values) {
     const config = loadConfig(values.config, { maxCycles: 0, heartbeatMs: 0 });
     const session = defaultSessionId();
-    const command = Readable.from([`${JSON.stringify({ type: 'command', command: 'consolidate' })}\n`]);
     const program = await startPersistentProgram(
-      { config, goals: [], files: [], session, format: 'ndjson', readStdin: true, vitalsMs: 0 },
+      { config, goals: [], files: [], session, format: 'ndjson', readStdin: false, vitalsMs: 0 },
       { ...storeOptions(values.db ?? DEFAULT_DB, undefined), requireSession: true },
-      { stdin: command, stdout: process.stdout, stderr: process.stderr },
+      { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
       log,
     );
     let result = 'no result';
     program.events$.subscribe((event) => {
-      if (event.kind === 'command') result = event.result;
+      if (event.kind !== 'command') return;
+      result = event.result;
+      program.stop(DONE);
     });
-    await program.done;
+    // The run was connected in this task, so it cannot have settled yet: the command is processed before it stops.
+    const sent = program.agent.inject({ type: 'command', command: 'consolidate', depth: 0, meta: { source: 'cli' } });
+    const reason = await program.done;
+    if (!sent) throw new Error(`consolidate: session ${session} ended (${reason}) before the consolidate command was sent`);
     log(`session ${session}: ${result}`);
     return 0;
   },
