@@ -1,9 +1,9 @@
 /**
  * WriterLock: one writing process per store file. A process that writes a
  * store (`ooda run`, `resume`, `consolidate`) holds an exclusive SQLite lock
- * on a side file, `FILE-lock`, for as long as it has the store open. Readers
- * (`sessions`, `events`, `replay`, `recall`) never take it, so a store can be
- * read while an agent writes it.
+ * on a side file, `FILE-lock` (beside the real file), for as long as it has
+ * the store open. Readers (`sessions`, `events`, `replay`, `recall`) never
+ * take it, so a store can be read while an agent writes it.
  *
  * SQLite's own locks on the store last only as long as each transaction, so
  * they cannot keep a second writer from taking over a session that is still
@@ -11,9 +11,28 @@
  * it when the process ends in any way, `kill -9` included, so a crashed run
  * never leaves a stale lock behind. The side file is empty and stays after the
  * run (deleting it while a writer waits for it would let two writers in).
+ *
+ * The lock is keyed on the store's resolved path, so a symlink to the store
+ * (or to its folder) takes the same lock. Hard links cannot be told apart by
+ * path; SQLite itself warns against hard-linked databases.
  */
+import { realpathSync } from 'node:fs';
+import { basename, dirname, join, resolve as absolutePath } from 'node:path';
 import sqlite3 from 'sqlite3';
 import { translate } from './storeError.js';
+
+/** The store's real path: the file's, or for a file not created yet, its folder's plus its name (as given when the folder is missing too). */
+function resolvedStorePath(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    try {
+      return join(realpathSync(dirname(file)), basename(file));
+    } catch {
+      return absolutePath(file);
+    }
+  }
+}
 
 export class WriterLock {
   private constructor(private readonly db: sqlite3.Database) {}
@@ -21,7 +40,7 @@ export class WriterLock {
   /** Takes the lock of `file`, waiting up to `timeoutMs` for another writer to let go of it. */
   static async acquire(file: string, timeoutMs: number): Promise<WriterLock> {
     const db = await new Promise<sqlite3.Database>((resolve, reject) => {
-      const handle: sqlite3.Database = new sqlite3.Database(`${file}-lock`, (error) => (error ? reject(translate(error, file, 'lock')) : resolve(handle)));
+      const handle: sqlite3.Database = new sqlite3.Database(`${resolvedStorePath(file)}-lock`, (error) => (error ? reject(translate(error, file, 'lock')) : resolve(handle)));
     });
     db.configure('busyTimeout', timeoutMs);
     const run = (sql: string): Promise<void> =>

@@ -1,8 +1,11 @@
 import test from 'ava';
-import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { events, finished, runCli, startCli } from './helpers/cli.js';
+import { holdWriteLock } from './helpers/lock.js';
+import { SqliteStore } from '../sinks/sqliteStore.js';
+import { StoreError } from '../sinks/storeError.js';
 
 const tempDir = (): string => mkdtempSync(join(tmpdir(), 'ooda-writer-'));
 
@@ -69,4 +72,25 @@ test('commands that continue a store refuse an empty file and leave it empty; a 
     t.regex(result.stderr, /ooda: store: open: .*adir is a folder, not a store file/, args[0]);
   }
   t.false(existsSync(`${folder}-lock`), 'no lock file for a store that was never opened');
+});
+
+test('the lock is the real file\'s: a writer through a symlink to the store, or to its folder, waits for the writer of the real path', async (t) => {
+  const dir = tempDir();
+  const real = join(dir, 'real.db');
+  await (await SqliteStore.open(real)).close();
+  const links = tempDir();
+  symlinkSync(real, join(links, 'link.db'));
+  symlinkSync(dir, join(links, 'folder'));
+  // Writers of the real paths, in other processes (SQLite's locks do not conflict within one).
+  const writers = await Promise.all([holdWriteLock(`${real}-lock`), holdWriteLock(join(dir, 'new.db-lock'))]);
+  try {
+    for (const file of [join(links, 'link.db'), join(links, 'folder', 'real.db'), join(links, 'folder', 'new.db')]) {
+      const error = await t.throwsAsync(SqliteStore.open(file, { busyTimeoutMs: 50 }), { instanceOf: StoreError }, file);
+      t.is(error!.code, 'SQLITE_BUSY', file);
+      t.true(error!.message.startsWith(`store: lock: ${file} is locked by another process`), error!.message);
+    }
+    t.false(existsSync(join(dir, 'new.db')), 'the refused writer created nothing');
+  } finally {
+    for (const writer of writers) writer.kill();
+  }
 });
