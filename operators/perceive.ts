@@ -11,7 +11,6 @@
  *   perceive():  --S---R---S--|      (S: { ok: true, signal }, R: { ok: false, rejected })
  */
 import { map, type OperatorFunction } from 'rxjs';
-import { externalFactProblem } from '../mind/knowledgeGraph.js';
 import type { Draft } from '../streams/events.js';
 import type { Runtime } from '../streams/runtime.js';
 import type { Signal, Stimulus } from '../streams/signals.js';
@@ -44,8 +43,6 @@ export function perceiveOne(runtime: PerceiveRuntime, stimulus: Stimulus): Perce
   if (!validated.ok) return reject(runtime, stimulus, validated.reason);
   const unknown = runtime.commands ? unknownCommand(validated.signal, runtime.commands) : null;
   if (unknown) return reject(runtime, stimulus, unknown);
-  const badFact = validated.signal.type === 'fact' ? externalFactProblem(validated.signal) : null;
-  if (badFact) return reject(runtime, stimulus, `invalid fact signal: ${badFact}`);
   // zod returns a fresh object: stamp it in place rather than copying it.
   const signal: Signal = validated.signal;
   signal.meta = stimulus.line === undefined ? { source: stimulus.source } : { source: stimulus.source, line: stimulus.line };

@@ -7,6 +7,7 @@
  */
 import { asyncScheduler, interval, map, type Observable, type SchedulerLike } from 'rxjs';
 import type { SensorSignal } from '../streams/signals.js';
+import { timerPeriod } from './timerPeriod.js';
 
 export type SensorValue = SensorSignal['value'];
 
@@ -16,8 +17,7 @@ export function sensor(
   periodMs: number,
   scheduler: SchedulerLike = asyncScheduler,
 ): Observable<SensorSignal> {
-  if (!(periodMs > 0)) throw new RangeError(`sensor ${name}: period must be a positive number of ms, got ${periodMs}`);
-  return interval(periodMs, scheduler).pipe(
+  return interval(timerPeriod(`sensor ${name}`, periodMs), scheduler).pipe(
     map((): SensorSignal => {
       let value: SensorValue;
       try {

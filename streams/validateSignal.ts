@@ -3,12 +3,15 @@
  * WebSocket message): shape first (an object with a known `type`), then the
  * zod schema. Problems are named with the field and the reason, e.g.
  * `invalid goal signal: priority: Too big: expected number to be <=255`.
+ * A fact must name a symbol in each part and may not use the runtime's own
+ * `agent:*` predicates (see `externalFactProblem`).
  * The envelope (`depth`, `meta`, `at`) is the runtime's to set, not the
  * sender's: a signal from outside that carries it is rejected, so perceive can
  * stamp the transport's own source and every such signal is `perceived`.
  * A command's name is checked against the agent's own commands when it is
  * perceived ({@link unknownCommand}).
  */
+import { externalFactProblem } from '../mind/knowledgeGraph.js';
 import { EXTERNAL_SIGNAL_TYPES, ExternalSignal, type Signal } from './signals.js';
 
 export type SignalValidation = { ok: true; signal: ExternalSignal } | { ok: false; reason: string };
@@ -24,7 +27,10 @@ export function validateSignal(value: unknown, transport?: TransportRule): Signa
   const problem = shapeProblem(value, transport);
   if (problem) return { ok: false, reason: problem };
   const parsed = ExternalSignal.safeParse(value);
-  if (parsed.success) return { ok: true, signal: parsed.data };
+  if (parsed.success) {
+    const badFact = parsed.data.type === 'fact' ? externalFactProblem(parsed.data) : null;
+    return badFact ? { ok: false, reason: `invalid fact signal: ${badFact}` } : { ok: true, signal: parsed.data };
+  }
   const issue = parsed.error.issues[0]!;
   const type = (value as { type: string }).type;
   const where = issue.path.length ? issue.path.join('.') : issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : 'signal';

@@ -1,10 +1,15 @@
 import test from 'ava';
 import { TestScheduler } from 'rxjs/testing';
 import { heartbeat } from '../sources/heartbeat.js';
+import { sensor } from '../sources/sensor.js';
 import { vitals } from '../sources/vitals.js';
 import { MAX_TIMER_MS } from '../streams/config.js';
 
-const sources = { heartbeat, vitals };
+const sources = {
+  heartbeat,
+  vitals,
+  'sensor temp': (periodMs: number, scheduler?: TestScheduler) => sensor('temp', () => 1, periodMs, scheduler),
+};
 
 for (const [name, source] of Object.entries(sources)) {
   test(`${name} refuses a period no Node timer honours, naming the argument and the range`, (t) => {

@@ -163,6 +163,7 @@ test('anything but subscribe needs the token; bad input gets an error naming the
   t.like(await c.ask({ id: 's3', subscribe: '*', extra: 1 }), { type: 'error', id: 's3', error: 'invalid subscribe: extra: Unrecognized key: "extra"' });
   t.like(await c.ask({ id: 's4', subscribe: 'decision' }), { type: 'error', id: 's4', error: 'invalid subscribe: subscribe: expected "*" (every kind) or an array of event kinds, e.g. ["decision","goal"]' });
   t.like(await c.ask({ id: 'u', token: TOKEN, signal: { type: 'teleport' } }), { error: 'unknown signal type "teleport" (expected one of goal, fact, input, command)' }, 'the types this transport accepts');
+  t.like(await c.ask({ id: 'v', token: TOKEN, signal: { type: 'fact', subject: 'goal-1', predicate: 'agent:explored', object: 'mars' } }), { type: 'error', error: 'invalid fact signal: predicate: "agent:explored" is reserved: agent:* predicates are the runtime\'s own bookkeeping' }, 'refused in the ack, not acked then rejected');
   t.like(await c.ask({ id: 'c', token: TOKEN, signal: { ...goal, priority: 900 } }), { id: 'c', error: 'invalid goal signal: priority: Too big: expected number to be <=255' });
   t.like(await c.ask({ id: 'd', token: TOKEN, signal: { type: 'sensor', sensor: 'x', value: 1 } }), { error: 'sensor signals are not accepted over WebSocket (expected one of goal, fact, input, command)' });
   t.regex((await c.ask({ id: 'e', token: TOKEN, signal: { type: 'command', command: 'explode' } })).error, /^invalid command signal: command: Invalid option/);
