@@ -1,7 +1,9 @@
 /**
  * The tool contract. A tool names itself, describes its risk and its semantic
- * profile (17–25 keywords), validates its input with zod, proposes an input for
- * a goal, and executes against the mind. Tools are the only place where the
+ * profile (keywords: at least one; 17–25 match best), validates its input with
+ * zod, proposes an input for a goal, and executes against the mind. A
+ * definition is checked against this shape when it is registered
+ * (mind/toolDefinition.ts). Tools are the only place where the
  * mind touches the outside world (files, HTTP, processes).
  */
 import type { z } from 'zod';

@@ -1,22 +1,39 @@
 /**
  * The registry of tools the agent may choose from, in registration order
- * (which breaks score ties). Users add their own with `register`.
+ * (which breaks score ties). Users add their own with `register`; a tool
+ * definition is validated as it is registered (mind/toolDefinition.ts).
  */
 import type { Tool } from './tool.js';
+import { validateTool } from './toolDefinition.js';
 
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
+  /** Tools whose scoring returned something other than a finite number, already reported. */
+  private readonly badScoring = new Set<string>();
 
   constructor(tools: Iterable<Tool> = []) {
     for (const tool of tools) this.register(tool);
   }
 
-  /** Adds a tool; a second tool with the same name is an error. */
+  /**
+   * Adds a tool. A definition that does not fit the `Tool` shape is an error
+   * naming the tool and the problem; so is a second tool with the same name.
+   */
   register(tool: Tool): this {
-    if (!/^[a-z][a-z0-9_]*$/.test(tool.name)) throw new Error(`tool name "${tool.name}" must be snake_case`);
+    validateTool(tool);
     if (this.tools.has(tool.name)) throw new Error(`tool "${tool.name}" is already registered`);
     this.tools.set(tool.name, tool);
     return this;
+  }
+
+  /**
+   * Notes that `name`'s scoring returned something other than a finite
+   * number: true the first time (the caller reports it), false after.
+   */
+  noteBadScoring(name: string): boolean {
+    if (this.badScoring.has(name)) return false;
+    this.badScoring.add(name);
+    return true;
   }
 
   get(name: string): Tool | undefined {

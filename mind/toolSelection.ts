@@ -9,10 +9,11 @@
  * nearly full; archetype and plan from the mind's adjusters. An impasse (best
  * below 0.15, or the top two within 0.02) is reported with the decision.
  */
+import { describeValue } from './describeValue.js';
 import type { Mind } from './mind.js';
 import type { Orientation } from './observation.js';
 import { semanticSimilarity } from './semanticProfile.js';
-import type { ScoringContext, Tool, ToolContext } from './tool.js';
+import { ToolFailure, type ScoringContext, type Tool, type ToolContext } from './tool.js';
 import { proposeInput } from './toolProposal.js';
 import { EPISODIC_BONUS, formatBreakdown, NOVELTY_BONUS, PRESSURE_BONUS, quantisedParts, totalScore, type ScoreParts } from './utility.js';
 
@@ -75,19 +76,33 @@ function insertByScore(candidates: Candidate[], candidate: Candidate): void {
   candidates[at] = candidate;
 }
 
-/** The base score of a tool, or null when a semantic tool is below its threshold. */
+/**
+ * The base score of a tool, or null when a semantic tool is below its
+ * threshold, or a core or adaptive tool's `base` returned something other than
+ * a finite number (NaN, a string): the first time, that throws a ToolFailure
+ * naming the tool (a transient error), then the tool is left out quietly.
+ */
 export function baseScore(tool: Tool, ctx: ScoringContext): number | null {
   const scoring = tool.scoring;
   switch (scoring.kind) {
-    case 'core':
-      return clamp01(scoring.base(ctx));
-    case 'adaptive':
-      return Math.max(scoring.floor, clamp01(scoring.base(ctx)));
+    case 'core': {
+      const base = scoring.base(ctx);
+      return Number.isFinite(base) ? clamp01(base) : badBase(tool, ctx, base);
+    }
+    case 'adaptive': {
+      const base = scoring.base(ctx);
+      return Number.isFinite(base) ? Math.max(scoring.floor, clamp01(base)) : badBase(tool, ctx, base);
+    }
     case 'semantic': {
       const similarity = semanticSimilarity(ctx.mind, ctx.goal, tool);
       return similarity >= scoring.threshold ? clamp01(similarity * scoring.multiplier) : null;
     }
   }
+}
+
+function badBase(tool: Tool, ctx: ScoringContext, base: unknown): null {
+  if (!ctx.mind.tools.noteBadScoring(tool.name)) return null;
+  throw new ToolFailure(tool.name, `scoring.base returned ${describeValue(base)}, not a finite number: the tool is left out of decisions whenever it does (reported once)`);
 }
 
 /**

@@ -1,0 +1,89 @@
+/**
+ * The shape of a tool definition (mind/tool.ts's `Tool`), checked with zod
+ * when a tool is registered: a tool from a user crosses a boundary. A bad
+ * definition is refused at once, naming the tool and what was wrong, e.g.
+ * `tool "weather_lookup": danger: expected one of safe, cautious, dangerous,
+ * critical, got "extreme"`, instead of breaking every cycle later (keywords
+ * that are not a list), being silently never chosen (an unknown scoring
+ * kind) or slipping past the critical-danger veto (an unknown danger level).
+ */
+import { z } from 'zod';
+import { describeValue } from './describeValue.js';
+import type { Tool } from './tool.js';
+
+/** The danger levels, least to most dangerous. */
+export const DANGERS = ['safe', 'cautious', 'dangerous', 'critical'] as const;
+
+/** A tool name: snake_case. */
+export const TOOL_NAME = /^[a-z][a-z0-9_]*$/;
+
+const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', {
+  error: (issue) => `expected a function, got ${describeValue(issue.input)}`,
+});
+
+const unitInterval = z.number().min(0).max(1);
+
+const ToolScoringShape = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('core'), base: fn }),
+  z.object({ kind: z.literal('semantic'), threshold: unitInterval, multiplier: z.number().positive() }),
+  z.object({ kind: z.literal('adaptive'), floor: unitInterval, base: fn }),
+]);
+
+const ToolShape = z.object({
+  name: z.string().regex(TOOL_NAME, {
+    error: (issue) => `expected snake_case (a lowercase letter, then lowercase letters, digits or _), got ${describeValue(issue.input)}`,
+  }),
+  description: z.string().regex(/\S/, { error: 'expected a description, got a blank string' }),
+  keywords: z.array(z.string().regex(/\S/, { error: 'expected a word, got a blank string' })).min(1),
+  danger: z.enum(DANGERS),
+  capabilities: z.array(z.string()),
+  input: z.custom<z.ZodType>((value) => typeof (value as { safeParse?: unknown } | null)?.safeParse === 'function', {
+    error: (issue) => `expected a zod schema (with safeParse), got ${describeValue(issue.input)}`,
+  }),
+  scoring: ToolScoringShape,
+  consolidates: z.boolean().optional(),
+  propose: fn,
+  execute: fn,
+});
+
+/**
+ * Checks a tool definition, returning it unchanged; throws an Error naming
+ * the tool and every problem (`tool "x": path: what was expected, got what`).
+ */
+export function validateTool<T extends Tool>(tool: T): T {
+  const parsed = ToolShape.safeParse(tool, { error: issueMessage });
+  if (parsed.success) return tool;
+  const problems = parsed.error.issues.map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message));
+  throw new Error(`${toolLabel(tool)}: ${problems.join('; ')}`);
+}
+
+/** How a tool is named in an error: its name, or (without a usable one) its description. */
+function toolLabel(tool: unknown): string {
+  const { name, description } = (tool ?? {}) as { name?: unknown; description?: unknown };
+  if (typeof name === 'string' && name !== '') return `tool ${JSON.stringify(name)}`;
+  return typeof description === 'string' ? `tool without a name (${JSON.stringify(description)})` : 'tool without a name';
+}
+
+/** Messages for the issues no schema above words itself: what was expected, and what came instead. */
+function issueMessage(issue: z.core.$ZodRawIssue): string | undefined {
+  const got = `got ${describeValue(issue.input)}`;
+  switch (issue.code) {
+    case 'invalid_type':
+      return `expected ${issue.expected}, ${got}`;
+    case 'invalid_value':
+      return `expected one of ${issue.values.join(', ')}, ${got}`;
+    case 'invalid_union': {
+      // Only a discriminated union (scoring) reaches here: its issue is on the discriminator.
+      const kind = (issue.input as Record<string, unknown>)[issue.discriminator ?? ''];
+      return `expected one of ${(issue.options as unknown[] | undefined ?? []).join(', ')}, got ${describeValue(kind)}`;
+    }
+    case 'too_small':
+      return issue.origin === 'array'
+        ? `expected at least ${issue.minimum} item(s), got none`
+        : `expected a number ${issue.inclusive ? '>=' : '>'} ${issue.minimum}, ${got}`;
+    case 'too_big':
+      return `expected a number <= ${issue.maximum}, ${got}`;
+    default:
+      return undefined;
+  }
+}
