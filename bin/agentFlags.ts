@@ -4,7 +4,7 @@
  * file and seed, plus `--cycles` to run first for those that take it.
  */
 import { defaultConfig, type AgentConfig } from '../streams/index.js';
-import { intFlag, loadConfig, readableFiles, type FlagValues } from './cli.js';
+import { intFlag, loadConfig, readableFiles, textFlags, type FlagValues } from './cli.js';
 import type { Flags } from './flags.js';
 
 export const AGENT_FLAGS = {
@@ -31,7 +31,7 @@ export function parseAgentFlags(values: FlagValues<ReturnType<typeof agentFlagsW
   const config = loadConfig(values.config, { seed: intFlag('seed', values.seed, { min: -2147483648 }), heartbeatMs: 0 });
   return {
     config,
-    goals: values.goal ?? [],
+    goals: textFlags('goal', values.goal, 'a goal description'),
     files: readableFiles('kg', values.kg),
     cycles: intFlag('cycles', values.cycles) ?? defaultCycles,
   };

@@ -65,6 +65,12 @@ export function textFlag(name: string, raw: string | undefined, what: string): s
   return raw;
 }
 
+/** A repeatable text flag (`--goal TEXT`...) whose every value must not be empty. */
+export function textFlags(name: string, raws: readonly string[] = [], what: string): string[] {
+  for (const raw of raws) textFlag(name, raw, what);
+  return [...raws];
+}
+
 /** Why a file cannot be read, in a few words. */
 const FILE_PROBLEMS: Record<string, string> = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'is a directory', ENOTDIR: 'a part of the path is not a directory' };
 
@@ -98,7 +104,8 @@ export function readableFiles(name: string, files: readonly string[] = []): stri
  */
 export function loadConfig(configFile: string | undefined, flags: Record<string, unknown>, defaults: Record<string, unknown> = {}): AgentConfig {
   const layers = [{ origin: 'command defaults', values: defaults }];
-  if (configFile) layers.push(readConfigFile(configFile));
+  const file = textFlag('config', configFile, 'a file name');
+  if (file !== undefined) layers.push(readConfigFile(file));
   layers.push(configFromEnvironment(process.env));
   const defined = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));
   layers.push({ origin: 'flags', values: defined });

@@ -14,13 +14,19 @@ export const STORE_FLAGS = {
   db: { type: 'string', arg: 'FILE', help: `SQLite store (default ${DEFAULT_DB})` },
 } as const satisfies Flags;
 
+/** The `--synchronous` mode, checked whether or not a store is used; undefined when absent. */
+export function synchronousFlag(raw: string | undefined): StoreOptions['synchronous'] {
+  if (raw !== undefined && raw !== 'normal' && raw !== 'full') {
+    throw new UsageError(`--synchronous: expected normal or full, got ${JSON.stringify(raw)}`);
+  }
+  return raw;
+}
+
 /** Store options from the `--db` and `--synchronous` flags. */
 export function storeOptions(db: string, synchronous: string | undefined): StoreOptions & { db: string } {
   if (db.trim() === '') throw new UsageError('--db: expected a file name (or :memory:)');
-  if (synchronous !== undefined && synchronous !== 'normal' && synchronous !== 'full') {
-    throw new UsageError(`--synchronous: expected normal or full, got ${JSON.stringify(synchronous)}`);
-  }
-  return { db, ...(synchronous ? { synchronous } : {}) };
+  const mode = synchronousFlag(synchronous);
+  return { db, ...(mode ? { synchronous: mode } : {}) };
 }
 
 /** Opens the store read-only (a missing file is an error, never created), runs `work` on it and closes it, even when `work` fails. */

@@ -1,7 +1,8 @@
 /**
  * Numeric and text flags are checked by the tool itself: a period past the
  * longest timer Node honours, a negative number and an empty session id are
- * usage errors (exit 2) naming the flag and the limit.
+ * usage errors (exit 2) naming the flag and the limit; a flag value is checked
+ * even where it would not be used.
  */
 import test from 'ava';
 import { runCli } from './helpers/cli.js';
@@ -33,4 +34,29 @@ test('an empty --session is a usage error', async (t) => {
   const { code, stderr } = await usage(['--session', '', '--max-cycles', '0']);
   t.is(code, 2);
   t.is(stderr, 'ooda: --session: expected a session id, got an empty string\n');
+});
+
+test('--synchronous is checked even without a store, and needs one', async (t) => {
+  const bad = await usage(['--synchronous', 'off']);
+  t.is(bad.code, 2, bad.stderr);
+  t.is(bad.stderr, 'ooda: --synchronous: expected normal or full, got "off"\n');
+  for (const flag of ['--synchronous full', '--fresh']) {
+    const refused = await usage(flag.split(' '));
+    t.is(refused.code, 2, refused.stderr);
+    t.is(refused.stderr, `ooda: --no-db cannot be combined with ${flag.split(' ')[0]}\n`);
+  }
+  const demo = await runCli(['demo', '--synchronous', 'full']);
+  t.is(demo.code, 2, demo.stderr);
+  t.is(demo.stderr, 'ooda: --synchronous needs a store: add --db FILE\n');
+});
+
+test('an empty --goal or --config is a usage error naming the flag', async (t) => {
+  for (const command of [['run', '--no-db', '--no-stdin'], ['plan'], ['reflect']]) {
+    const goal = await runCli([...command, '--goal', 'ok', '--goal', ' ']);
+    t.is(goal.code, 2, `${command[0]}: ${goal.stderr}`);
+    t.is(goal.stderr, 'ooda: --goal: expected a goal description, got an empty string\n');
+  }
+  const config = await usage(['--config', '']);
+  t.is(config.code, 2, config.stderr);
+  t.is(config.stderr, 'ooda: --config: expected a file name, got an empty string\n');
 });

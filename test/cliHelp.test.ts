@@ -1,11 +1,12 @@
 /**
  * Each command's --help lists exactly the flags it accepts, with the defaults
  * it really runs with: resume does not offer the flags it cannot take, demo
- * states its own defaults (a shorter run, a readable log, no stdin).
+ * states its own defaults (a shorter run, a readable log, no stdin), and the
+ * README's exit codes are the ones --help lists.
  */
 import test from 'ava';
 import Database from 'better-sqlite3';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { COMMANDS } from '../bin/commands/index.js';
@@ -80,4 +81,14 @@ test('demo reads no stdin and says so; its defaults sit under the environment li
   const short = await runCli(['demo'], '', { OODA_MAX_CYCLES: '2' });
   t.is(short.code, 0, short.stderr);
   t.regex(short.stderr, /demo ended \(max cycles reached\) after 2 cycles/);
+});
+
+test('the README lists the exit codes run --help lists', async (t) => {
+  const { stdout } = await runCli(['run', '--help']);
+  const codes = (text: string) => [...text.matchAll(/`?(\d+)`? ([a-zA-Z]+)/g)].map((m) => m[1]);
+  const helpCodes = codes(stdout.slice(stdout.indexOf('exit codes:')));
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const bullet = readme.slice(readme.indexOf('- Exit codes:'), readme.indexOf('.', readme.indexOf('- Exit codes:')));
+  t.deepEqual(codes(bullet), helpCodes);
+  t.deepEqual(helpCodes, ['0', '1', '2', '130', '143']);
 });

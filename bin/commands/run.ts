@@ -5,10 +5,10 @@
  * its own defaults.
  */
 import { defaultConfig, startPersistentProgram, startProgram, WsServer, type RunningProgram } from '../../streams/index.js';
-import { intFlag, loadConfig, log, msFlag, readableFiles, textFlag, UsageError, withSignals, type FlagValues } from '../cli.js';
+import { intFlag, loadConfig, log, msFlag, readableFiles, textFlag, textFlags, UsageError, withSignals, type FlagValues } from '../cli.js';
 import { defineCommand } from '../command.js';
 import type { Flags } from '../flags.js';
-import { DEFAULT_DB, storeOptions } from '../store.js';
+import { DEFAULT_DB, storeOptions, synchronousFlag } from '../store.js';
 
 /** What `run`, `resume` and `demo` differ in. */
 export interface RunDefaults {
@@ -79,16 +79,22 @@ export function parseRun(values: FlagValues<ReturnType<typeof runFlags>>, defaul
     throw new UsageError(`--${values.host !== undefined ? 'host' : 'token'} needs --ws PORT`);
   }
   if (wsPort !== undefined && wsPort > 65535) throw new UsageError(`--ws: expected a port from 0 to 65535, got ${wsPort}`);
+  const host = textFlag('host', values.host, 'an address') ?? '127.0.0.1';
   if (values.token !== undefined && values.token.trim().length < 8) throw new UsageError('--token: use at least 8 characters');
-  const ws: WsSpec | undefined = wsPort === undefined ? undefined : { port: wsPort, host: values.host ?? '127.0.0.1', ...(values.token === undefined ? {} : { token: values.token }) };
-  if (values['no-db'] && (values.db !== undefined || values.fresh)) throw new UsageError('--no-db cannot be combined with --db or --fresh');
+  const ws: WsSpec | undefined = wsPort === undefined ? undefined : { port: wsPort, host, ...(values.token === undefined ? {} : { token: values.token }) };
+  synchronousFlag(values.synchronous); // a bad mode is an error even where no store would use it
+  if (values['no-db'] && values.db !== undefined) throw new UsageError('--no-db cannot be combined with --db');
   const db = values['no-db'] ? undefined : (values.db ?? defaults.db);
+  const storeOnly = values.fresh ? '--fresh' : values.synchronous !== undefined ? '--synchronous' : undefined;
+  if (db === undefined && storeOnly) {
+    throw new UsageError(values['no-db'] ? `--no-db cannot be combined with ${storeOnly}` : `${storeOnly} needs a store: add --db FILE`);
+  }
   return {
     ws,
     store: db === undefined ? undefined : { ...storeOptions(db, values.synchronous), fresh: values.fresh === true },
     options: {
       config,
-      goals: [...(defaults.goals ?? []), ...(values.goal ?? [])],
+      goals: [...(defaults.goals ?? []), ...textFlags('goal', values.goal, 'a goal description')],
       files: [...(defaults.files ?? []), ...readableFiles('kg', values.kg)],
       session: textFlag('session', values.session, 'a session id') ?? defaultSessionId(),
       format: format as 'ndjson' | 'pretty',
