@@ -12,6 +12,7 @@
  * `warning` event naming the id and the pending questions.
  */
 import { answerQuestion, expireQuestions } from '../mind/questionAnswers.js';
+import { invokeCommand } from '../streams/commandTable.js';
 import { record, type Cycle } from '../streams/cycle.js';
 import type { Runtime } from '../streams/runtime.js';
 import { EXTERNAL_SIGNAL_TYPES } from '../streams/signals.js';
@@ -93,9 +94,7 @@ export function intake(runtime: Runtime, cycle: Cycle): void {
       return;
     }
     case 'command': {
-      const handler = runtime.commands.get(signal.command);
-      const result = handler ? handler(runtime, cycle) : `no handler for "${signal.command}" in this agent`;
-      record(runtime, cycle, 'command', { command: signal.command, result });
+      record(runtime, cycle, 'command', { command: signal.command, result: invokeCommand(runtime, cycle, signal.command) });
       return;
     }
     case 'heartbeat':

@@ -5,10 +5,14 @@
  */
 import { Subject, type SchedulerLike } from 'rxjs';
 import type { Mind } from '../mind/mind.js';
+import { commandTable } from './commandTable.js';
 import type { AgentConfig } from './config.js';
 import type { Cycle } from './cycle.js';
 
-/** Runs a command; returns the line reported in the `command` event. */
+/**
+ * Runs a command; returns the line reported in the `command` event (a result
+ * that is not a string is reported as its JSON: see streams/commandTable.ts).
+ */
 export type CommandHandler = (runtime: Runtime, cycle: Cycle) => string;
 
 export interface Runtime {
@@ -17,7 +21,7 @@ export interface Runtime {
   readonly scheduler: SchedulerLike;
   /** Scheduler time in ms. */
   now(): number;
-  /** Command handlers by name; `pause`, `resume`, `status` and `consolidate` are built in. */
+  /** Command handlers by name (names checked as they are registered); `pause`, `resume`, `status` and `consolidate` are built in. */
   readonly commands: Map<string, CommandHandler>;
   /**
    * Emits when the run gives up on the pass in flight (it stopped while the
@@ -41,7 +45,7 @@ export function createRuntime(options: {
     config: options.config,
     scheduler,
     now: options.now ?? (() => scheduler.now()),
-    commands: new Map(options.commands ?? []),
+    commands: commandTable(options.commands ?? []),
     abandon$: new Subject<void>(),
   };
 }
