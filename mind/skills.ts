@@ -11,6 +11,7 @@
  * action as the verifiers before it left it, until one rejects. A skill that
  * throws is isolated: the error is reported and the other skills carry on.
  */
+import { showValue } from './describeValue.js';
 import type { Goal } from './goals.js';
 import { isPromiseMisuse, promiseMisuseMessage } from './promiseMisuse.js';
 import type { Mind } from './mind.js';
@@ -123,7 +124,7 @@ export class SkillRegistry {
     const triggered = this.inOrder().filter((skill) => {
       const fired = guarded(skill, 'trigger', () => skill.trigger(contextFor()));
       if (!fired.ok || typeof fired.value === 'boolean') return fired.ok && fired.value;
-      const message = isPromiseMisuse(fired.value) ? promiseMisuseMessage('trigger', 'true or false') : `trigger returned ${describe(fired.value)}, not true or false`;
+      const message = isPromiseMisuse(fired.value) ? promiseMisuseMessage('trigger', 'true or false') : `trigger returned ${showValue(fired.value)}, not true or false`;
       review.errors.push({ skill: skill.name, phase: 'trigger', message });
       return false;
     });
@@ -163,21 +164,7 @@ export class SkillRegistry {
 /** Why a verify result is not a verdict; a promise (an async verify) is said to be one, and its outcome ignored. */
 function notAVerdict(value: unknown): string {
   if (isPromiseMisuse(value)) return promiseMisuseMessage('verify', 'its verdict (approve, replace or reject)');
-  return `verify returned ${describe(value)}, not a verdict (approve, replace or reject)`;
-}
-
-/** Longest a returned value is shown in an error message. */
-const SHOWN_CHARS = 120;
-
-/** A returned value as an error message shows it: its JSON (or its string form when it has none), cut at {@link SHOWN_CHARS}. */
-function describe(value: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = `a value with no JSON form (${typeof value})`;
-  }
-  return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}… (${text.length} chars)` : text;
+  return `verify returned ${showValue(value)}, not a verdict (approve, replace or reject)`;
 }
 
 function priorityOf(skill: Skill): number {

@@ -78,20 +78,20 @@ function insertByScore(candidates: Candidate[], candidate: Candidate): void {
 
 /**
  * The base score of a tool, or null when a semantic tool is below its
- * threshold, or a core or adaptive tool's `base` returned something other than
- * a finite number (NaN, a string): the first time, that throws a ToolFailure
+ * threshold, or a core or adaptive tool's `base` threw or returned something
+ * other than a finite number (NaN, a string): the first time, that throws a ToolFailure
  * naming the tool (a transient error), then the tool is left out quietly.
  */
 export function baseScore(tool: Tool, ctx: ScoringContext): number | null {
   const scoring = tool.scoring;
   switch (scoring.kind) {
     case 'core': {
-      const base = scoring.base(ctx);
-      return Number.isFinite(base) ? clamp01(base) : badBase(tool, ctx, base);
+      const base = checkedBase(tool, scoring.base, ctx);
+      return base === null ? null : clamp01(base);
     }
     case 'adaptive': {
-      const base = scoring.base(ctx);
-      return Number.isFinite(base) ? Math.max(scoring.floor, clamp01(base)) : badBase(tool, ctx, base);
+      const base = checkedBase(tool, scoring.base, ctx);
+      return base === null ? null : Math.max(scoring.floor, clamp01(base));
     }
     case 'semantic': {
       const similarity = semanticSimilarity(ctx.mind, ctx.goal, tool);
@@ -100,9 +100,20 @@ export function baseScore(tool: Tool, ctx: ScoringContext): number | null {
   }
 }
 
-function badBase(tool: Tool, ctx: ScoringContext, base: unknown): null {
+/** A core or adaptive tool's `base(ctx)`, or null when it throws or returns no finite number (see {@link baseScore}). */
+function checkedBase(tool: Tool, base: (ctx: ScoringContext) => number, ctx: ScoringContext): number | null {
+  let value: unknown;
+  try {
+    value = base(ctx);
+  } catch (error) {
+    return badBase(tool, ctx, `threw ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return Number.isFinite(value) ? (value as number) : badBase(tool, ctx, `returned ${describeValue(value)}, not a finite number`);
+}
+
+function badBase(tool: Tool, ctx: ScoringContext, problem: string): null {
   if (!ctx.mind.tools.noteBadScoring(tool.name)) return null;
-  throw new ToolFailure(tool.name, `scoring.base returned ${describeValue(base)}, not a finite number: the tool is left out of decisions whenever it does (reported once)`);
+  throw new ToolFailure(tool.name, `scoring.base ${problem}: the tool is left out of decisions whenever it does (reported once)`);
 }
 
 /**

@@ -77,19 +77,22 @@ function run(tools: Tool[]): AgentEvent[] {
   return events;
 }
 
-for (const [what, base] of [
-  ['NaN', Number.NaN],
-  ['a string', '0.9'],
+for (const [what, base, said] of [
+  ['returning NaN', () => Number.NaN, 'returned NaN, not a finite number'],
+  ['returning a string', () => '0.9', 'returned "0.9", not a finite number'],
+  ['throwing', () => {
+    throw new Error('no base today');
+  }, 'threw no base today'],
 ] as const) {
-  test(`a scoring base returning ${what} is reported once as an error naming the tool, and the other tools carry on`, (t) => {
-    const broken: Tool = { ...weather, name: 'broken_core', scoring: { kind: 'core', base: () => base as number } };
+  test(`a scoring base ${what} is reported once as an error naming the tool, and the other tools carry on`, (t) => {
+    const broken: Tool = { ...weather, name: 'broken_core', scoring: { kind: 'core', base: base as () => number } };
     const events = run([broken, weather]);
     const errors = events.filter((e) => e.kind === 'error');
     t.is(errors.length, 1);
     t.like(errors[0], {
       severity: 'transient',
       tool: 'broken_core',
-      message: `broken_core: scoring.base returned ${what === 'NaN' ? 'NaN' : '"0.9"'}, not a finite number: the tool is left out of decisions whenever it does (reported once)`,
+      message: `broken_core: scoring.base ${said}: the tool is left out of decisions whenever it does (reported once)`,
     });
     const decided = events.flatMap((e) => (e.kind === 'decision' ? [e.tool] : []));
     t.true(decided.length > 0);
