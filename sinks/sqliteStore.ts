@@ -99,6 +99,7 @@ export class SqliteStore {
       await store.run('PRAGMA journal_mode = WAL');
       await store.run(`PRAGMA synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
       await store.migrate();
+      await store.markCrashedSessions();
     });
   }
 
@@ -195,6 +196,19 @@ export class SqliteStore {
       await this.run('ROLLBACK').catch(() => undefined);
       throw error;
     }
+  }
+
+  /**
+   * For a writer, which holds the lock, so no other writer is alive: every
+   * session still `running` died without stopping (e.g. `kill -9`) and is
+   * marked `crashed`, its `cycles` and `ended_at` taken from its last stored
+   * event (its start when it stored none).
+   */
+  private async markCrashedSessions(): Promise<void> {
+    const last = (column: string): string => `(SELECT ${column} FROM events WHERE events.session = sessions.id ORDER BY seq DESC LIMIT 1)`;
+    await this.run(
+      `UPDATE sessions SET status = 'crashed', reason = 'did not stop cleanly', cycles = coalesce(${last('cycle')}, start_cycle), ended_at = coalesce(${last('at')}, started_at) WHERE status = 'running'`,
+    );
   }
 
   /** A new, empty batch for {@link write}, inserting up to `batchSize` rows per statement. */

@@ -5,9 +5,10 @@
  *
  * - Opening: with `fresh`, a new session starts from a fresh mind. Otherwise
  *   the latest session is continued: its last snapshot is restored and, when
- *   it did not end cleanly (a crash), the signals it recorded after that
- *   snapshot are re-applied on virtual time, so the state is what the store
- *   acknowledged. Its cycle count and the event `seq` continue.
+ *   it did not end cleanly (a crash; opening the store marked it `crashed`),
+ *   the signals it recorded after that snapshot are re-applied on virtual
+ *   time, so the state is what the store acknowledged. Its cycle count and the
+ *   event `seq` continue.
  * - Recording: every signal as its pass begins (the replay log), every event,
  *   and a snapshot of the whole mind on the `save` command, every
  *   `autoSaveMs` on the heartbeat, and on exit. A snapshot is taken as the
@@ -71,7 +72,6 @@ export class Persistence {
     ids: { signal: number; snapshot: number },
     private readonly restored: unknown,
     readonly resumed: Resumed | undefined,
-    private readonly crashed: string | undefined,
   ) {
     this.nextSignal = ids.signal;
     this.nextSnapshot = ids.snapshot;
@@ -96,12 +96,11 @@ export class Persistence {
       }
       const ids = await store.nextIds();
       const latest = options.fresh ? undefined : await store.latestSession();
-      if (!latest) return new Persistence(store, options, context, context.config, ids.seq, ids, undefined, undefined, undefined);
+      if (!latest) return new Persistence(store, options, context, context.config, ids.seq, ids, undefined, undefined);
       const { state, reapplied } = await restoreState(store, latest, context);
       const cycle = (state as { cycle: number }).cycle;
       const config = { ...context.config, maxCycles: cycle + context.config.maxCycles };
-      const crashed = latest.status === 'running' ? latest.id : undefined;
-      return new Persistence(store, options, context, config, ids.seq, ids, state, { from: latest.id, cycle, reapplied }, crashed);
+      return new Persistence(store, options, context, config, ids.seq, ids, state, { from: latest.id, cycle, reapplied });
     } catch (error) {
       await store.close().catch(() => undefined);
       throw error;
@@ -132,7 +131,6 @@ export class Persistence {
     this.agent = agent;
     if (this.restored !== undefined) agent.mind.restore(this.restored);
     const now = agent.runtime.now();
-    if (this.crashed) this.sink.run("UPDATE sessions SET status = 'crashed', reason = 'did not stop cleanly' WHERE id = ?", [this.crashed]);
     this.sink.insert('sessions', {
       id: agent.session,
       started_at: now,

@@ -75,6 +75,32 @@ test('a writer refuses another program\'s database (tables but no ooda schema) b
   await store.close();
 });
 
+test('a writer opening the store marks every session still running crashed, with its cycles and end from its last stored event; a reader changes nothing', async (t) => {
+  const file = tempDb();
+  const store = await SqliteStore.open(file);
+  const sink = toSqlite(store);
+  const session = (id: string, status: 'running' | 'ended', start_cycle: number) =>
+    sink.insert('sessions', { id, started_at: 100 * start_cycle, status, resumed_from: null, first_seq: 1, start_cycle, config: {} });
+  session('ended', 'ended', 1);
+  session('died-working', 'running', 2);
+  session('died-at-once', 'running', 3);
+  session('died-last', 'running', 4);
+  const beats: [string, number, number][] = [['ended', 1, 150], ['died-working', 6, 250], ['died-working', 7, 260], ['died-last', 9, 480]];
+  beats.forEach(([id, cycle, at], i) => sink.next({ kind: 'heartbeat', seq: i + 1, session: id, cycle, at, beat: i }));
+  await sink.flushed();
+  await store.close();
+  const rows = async (opened: SqliteStore) => {
+    const found = await opened.all('SELECT id, status, reason, cycles, ended_at FROM sessions ORDER BY rowid');
+    await opened.close();
+    return found;
+  };
+  const running = (id: string) => ({ id, status: 'running', reason: null, cycles: null, ended_at: null });
+  const asStored = [{ id: 'ended', status: 'ended', reason: null, cycles: null, ended_at: null }, running('died-working'), running('died-at-once'), running('died-last')];
+  t.deepEqual(await rows(await SqliteStore.open(file, { access: 'read' })), asStored, 'a reader marks nothing');
+  const crashed = (id: string, cycles: number, ended_at: number) => ({ id, status: 'crashed', reason: 'did not stop cleanly', cycles, ended_at });
+  t.deepEqual(await rows(await SqliteStore.open(file)), [asStored[0], crashed('died-working', 7, 260), crashed('died-at-once', 3, 300), crashed('died-last', 9, 480)]);
+});
+
 test('a file locked by another process gives a clear error after the busy timeout', async (t) => {
   const file = tempDb();
   await (await SqliteStore.open(file)).close();
