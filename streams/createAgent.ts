@@ -128,7 +128,7 @@ export interface AgentOptions {
    * rejected, naming the accepted ones.
    */
   commands?: Iterable<[string, CommandHandler]>;
-  /** Sequence number of the first event. Default 1. */
+  /** Sequence number of the first run's first event (later runs continue the sequence). Default 1. */
   firstSeq?: number;
   /**
    * Called as each signal (or rejected stimulus) begins its pass, in processing
@@ -163,6 +163,12 @@ export interface Agent {
   /**
    * Runs the agent over the sources. Returns one shared event stream: subscribe
    * every sink, then call `connect()`.
+   *
+   * One run at a time: a run lasts from `run()` until its stream completes
+   * (or its connection is unsubscribed), and calling `run()` meanwhile throws.
+   * A later run continues the session where the last one ended: its events'
+   * `seq` follow the last one's, and the mind (cycle count, goals, memory) is
+   * as it was left; watchers' own state (loop-detection windows) starts anew.
    */
   run(sources?: AgentSources): Connectable<AgentEvent>;
   /** Stops gracefully: sources first, in-flight work drains, then the stream completes. */
@@ -252,7 +258,20 @@ export function createAgent(options: AgentOptions = {}): Agent {
     ...watcherOptions.map((w, i) => isolateWatcher(runtime, w(runtime), `watchers[${i}]${w.name ? ` (${w.name})` : ''}`)),
   ];
 
+  /** Whether a run's stream is live: from run() until it completes, errors or is unsubscribed. */
+  let running = false;
+  /** The seq of the next event: the runs of an agent share one session, so one sequence. */
+  let nextSeq = options.firstSeq ?? 1;
+
   const run = (sources: AgentSources = {}): Connectable<AgentEvent> => {
+    if (running) {
+      throw new Error(
+        `agent is already running: run() was called while an earlier run of session ${JSON.stringify(session)} is live; ` +
+          "stop it (agent.stop()) and call run() again once its stream has completed, or create another agent to run at the same time",
+      );
+    }
+    running = true;
+    let ended = false;
     const halt$ = new Subject<void>();
     const internal$ = new Subject<Entering>();
     let halted = false;
@@ -291,8 +310,19 @@ export function createAgent(options: AgentOptions = {}): Agent {
       abandonScheduled = true;
       scheduler.schedule(() => {
         abandonScheduled = false;
-        runtime.abandon$.next();
+        // Once the stream has ended nothing of this run waits, and a pass waiting now is the next run's.
+        if (!ended) runtime.abandon$.next();
       });
+    };
+    /**
+     * The stream has ended (before its subscribers hear of it): the agent may
+     * run again. A stream unsubscribed mid-run is halted too (driver stopped,
+     * inject refused); its reason is never reported.
+     */
+    const end = (): void => {
+      ended = true;
+      running = false;
+      halt('event stream unsubscribed');
     };
     const halt = (reason: string): void => {
       if (halted) return;
@@ -384,7 +414,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
       }),
       merge(watched$.pipe(mergeMap((cycle) => from(cycle.events))), hold$.pipe(ignoreElements())),
       defer(() => of<Draft>({ kind: 'session', cycle: mind.cycle, at: scheduler.now(), state: 'stopped', reason: haltReason, cycles: mind.cycle })),
-    ).pipe(stamp(session, options.firstSeq ?? 1));
+    ).pipe(stamp(session, nextSeq), tap({ next: (event) => (nextSeq = event.seq + 1), complete: end, error: end, unsubscribe: end }));
     return connectable(events$, { connector: () => new Subject<AgentEvent>(), resetOnDisconnect: false });
   };
 
