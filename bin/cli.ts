@@ -5,6 +5,7 @@
  */
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { repeatedFlagProblem } from './flags.js';
 import { configFromEnvironment, ConfigError, MAX_TIMER_MS, readConfigFile, resolveConfig, type AgentConfig } from '../streams/index.js';
 
 export class UsageError extends Error {
@@ -16,14 +17,21 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 /** The values parseArgs gives for a flag table. */
 export type FlagValues<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: false }>>['values'];
 
-/** parseArgs with strict checking; a problem becomes a UsageError naming the flag. */
+/**
+ * parseArgs with strict checking; a problem becomes a UsageError naming the
+ * flag, a flag given twice that is not `multiple` included.
+ */
 export function parseFlags<O extends Options>(argv: string[], options: O): FlagValues<O> {
+  let parsed;
   try {
-    return parseArgs({ args: attachNegativeNumbers(argv, options), options, strict: true, allowPositionals: false }).values;
+    parsed = parseArgs({ args: attachNegativeNumbers(argv, options), options, strict: true, allowPositionals: false, tokens: true });
   } catch (error) {
     const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '');
     throw new UsageError(message);
   }
+  const repeated = repeatedFlagProblem(parsed.tokens.filter((token) => token.kind === 'option'), options);
+  if (repeated) throw new UsageError(repeated);
+  return parsed.values as FlagValues<O>;
 }
 
 /**

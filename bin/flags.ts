@@ -7,6 +7,7 @@
 
 export interface Flag {
   type: 'string' | 'boolean';
+  /** May be given more than once (its values are collected); any other flag is refused when repeated. */
   multiple?: boolean;
   /** The value's name in the help (`--max-cycles N`); string flags only. */
   arg?: string;
@@ -30,6 +31,30 @@ export function flagsUsage(flags: Flags): string {
       return [`  ${left.padEnd(width)}  ${first}`, ...rest.map((line) => `  ${' '.repeat(width)}  ${line}`)].join('\n');
     })
     .join('\n');
+}
+
+/** What a repeated flag looks like to {@link repeatedFlagProblem}: parseArgs' option tokens. */
+export interface FlagUse {
+  name: string;
+  value?: string | undefined;
+}
+
+/**
+ * Why the command line repeats a flag the table does not mark `multiple`
+ * (`--kind: given twice (decision, action); it takes one value`), or undefined
+ * when none is: parseArgs would keep only the last value, silently.
+ */
+export function repeatedFlagProblem(uses: readonly FlagUse[], flags: Readonly<Record<string, Pick<Flag, 'type' | 'multiple'>>>): string | undefined {
+  for (const [name, flag] of Object.entries(flags)) {
+    if (flag.multiple) continue;
+    const given = uses.filter((use) => use.name === name);
+    if (given.length < 2) continue;
+    const times = given.length === 2 ? 'twice' : `${given.length} times`;
+    return flag.type === 'string'
+      ? `--${name}: given ${times} (${given.map((use) => JSON.stringify(use.value)).join(', ')}); it takes one value`
+      : `--${name}: given ${times}; give it once`;
+  }
+  return undefined;
 }
 
 /** The table without the named flags (a command that accepts all of another's flags but these). */

@@ -2,9 +2,12 @@
  * Numeric and text flags are checked by the tool itself: a period past the
  * longest timer Node honours, a negative number and an empty session id are
  * usage errors (exit 2) naming the flag and the limit; a flag value is checked
- * even where it would not be used.
+ * even where it would not be used. A flag given twice is refused unless it
+ * is repeatable.
  */
 import test from 'ava';
+import { parseFlags } from '../bin/cli.js';
+import { COMMANDS } from '../bin/commands/index.js';
 import { runCli } from './helpers/cli.js';
 
 const usage = async (args: string[], env: Record<string, string> = {}) => runCli(['run', '--no-db', '--no-stdin', ...args], '', env);
@@ -59,4 +62,23 @@ test('an empty --goal or --config is a usage error naming the flag', async (t) =
   const config = await usage(['--config', '']);
   t.is(config.code, 2, config.stderr);
   t.is(config.stderr, 'ooda: --config: expected a file name, got an empty string\n');
+});
+
+test('a flag that is not repeatable, given twice, is a usage error naming it, for every command; repeatable ones collect', async (t) => {
+  for (const [name, command] of Object.entries(COMMANDS)) {
+    for (const [flag, { type, multiple }] of Object.entries(command.flags)) {
+      const twice = type === 'string' ? [`--${flag}`, 'a', `--${flag}`, 'b'] : [`--${flag}`, `--${flag}`];
+      if (multiple) t.deepEqual(parseFlags(twice, command.flags)[flag], ['a', 'b'], `${name} --${flag}`);
+      else {
+        const expected = type === 'string' ? `--${flag}: given twice ("a", "b"); it takes one value` : `--${flag}: given twice; give it once`;
+        t.throws(() => parseFlags(twice, command.flags), { name: 'UsageError', message: expected }, `${name} --${flag}`);
+      }
+    }
+  }
+  const kinds = await runCli(['events', '--kind', 'decision', '--kind', 'action', '--db', 'missing.db']);
+  t.is(kinds.code, 2, kinds.stderr);
+  t.is(kinds.stderr, 'ooda: --kind: given twice ("decision", "action"); it takes one value\n');
+  const sessions = await runCli(['events', '--session', 'A', '--session=B', '--session', 'C']);
+  t.is(sessions.code, 2, sessions.stderr);
+  t.is(sessions.stderr, 'ooda: --session: given 3 times ("A", "B", "C"); it takes one value\n');
 });
