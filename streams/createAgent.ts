@@ -18,7 +18,7 @@
  * result is discarded.
  *
  * Options are checked at once: a bad one throws, naming it (`watchers[0] is
- * not a function (got number)`, or a ConfigError for `config`; see
+ * not a function (got 42)`, or a ConfigError for `config`; see
  * streams/agentOptions.ts).
  *
  * A pass happens at one instant: while it runs, `runtime.now()` is the time it

@@ -9,7 +9,8 @@
  * `invalid goal signal: description: …`). A missing `depth` is 0 and a
  * missing `meta` is `{ source: 'inject' }`.
  */
-import { isObject, kindOf } from './kindOf.js';
+import { describeValue } from '../mind/describeValue.js';
+import { isObject } from './kindOf.js';
 import { EXTERNAL_SIGNAL_TYPES, type InternalSignal, type Signal } from './signals.js';
 import { validateSignal } from './validateSignal.js';
 
@@ -25,15 +26,15 @@ export type Injection = { ok: true; signal: Signal } | { ok: false; reason: stri
 
 /** Admits a value given to inject as a signal (a copy with its envelope defaults), or says why not. */
 export function admitInjected(value: unknown): Injection {
-  if (!isObject(value)) return refuse(`expected a signal object with a "type" field, got ${kindOf(value)}`);
+  if (!isObject(value)) return refuse(`expected a signal object with a "type" field, got ${describeValue(value)}`);
   const { type, depth = 0, meta = { source: 'inject' }, at, ...body } = value;
   if (!TYPES.has(type)) {
     const expected = `expected one of ${INJECTABLE_TYPES.join(', ')}`;
     return refuse(type === undefined ? `missing "type" (${expected})` : `unknown signal type ${JSON.stringify(type)} (${expected})`);
   }
-  if (!Number.isInteger(depth) || (depth as number) < 0) return refuse(`invalid ${type} signal: depth: expected a whole number ≥ 0, got ${JSON.stringify(depth)}`);
-  if (!isObject(meta)) return refuse(`invalid ${type} signal: meta: expected an object (source, session, correlationId), got ${kindOf(meta)}`);
-  if (at !== undefined && !Number.isFinite(at)) return refuse(`invalid ${type} signal: at: expected a scheduler time in ms, got ${JSON.stringify(at)}`);
+  if (!Number.isInteger(depth) || (depth as number) < 0) return refuse(`invalid ${type} signal: depth: expected a whole number ≥ 0, got ${describeValue(depth)}`);
+  if (!isObject(meta)) return refuse(`invalid ${type} signal: meta: expected an object (source, session, correlationId), got ${describeValue(meta)}`);
+  if (at !== undefined && !Number.isFinite(at)) return refuse(`invalid ${type} signal: at: expected a scheduler time in ms, got ${describeValue(at)}`);
   if (!EXTERNAL.has(type)) return { ok: true, signal: { ...value, depth, meta } as Signal };
   // The schema sets the defaults (a goal's priority, …); the envelope is inject's.
   const validated = validateSignal({ type, ...body });

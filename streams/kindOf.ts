@@ -1,12 +1,10 @@
 /**
- * Value kinds, for checking values from untyped callers and naming what was
- * wrong: `kindOf` says what a value is (`null`, `an array`, or its `typeof`),
- * `isObject` whether it is a plain (non-null, non-array) object.
+ * Value-kind checks for values from untyped callers (a signal given to
+ * inject, a tool or skill option, stored JSON). To name a value's kind in a
+ * message, use mind/describeValue.ts.
  */
-export function kindOf(value: unknown): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
-}
 
+/** Whether a value is a plain object: not null, not an array. */
 export function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -28,7 +28,7 @@ test('a value that is not an object is a rejected event naming it, and the strea
   const got = (kind: string) => `expected a signal object with a "type" field, got ${kind}`;
   t.deepEqual(rejections(events), [
     { source: 'inject', reason: got('null') },
-    { source: 'inject', reason: got('number') },
+    { source: 'inject', reason: got('42') },
     { source: 'inject', reason: got('an array') },
   ]);
   t.is(agent.mind.graph.query({ subject: 'mars' }).length, 1, 'the good signal after them is processed');
@@ -65,7 +65,7 @@ test('a malformed envelope is a rejected event naming the field', (t) => {
   const { answers, events } = injectAll({ ...fact, meta: 'stdin' }, { ...fact, depth: -1 }, { ...fact, at: 'now' });
   t.deepEqual(answers, [false, false, false]);
   t.deepEqual(rejections(events).map((r) => r.reason), [
-    'invalid fact signal: meta: expected an object (source, session, correlationId), got string',
+    'invalid fact signal: meta: expected an object (source, session, correlationId), got "stdin"',
     'invalid fact signal: depth: expected a whole number ≥ 0, got -1',
     'invalid fact signal: at: expected a scheduler time in ms, got "now"',
   ]);
