@@ -143,11 +143,14 @@ export class SqliteStore {
     return this;
   }
 
-  /** The file's schema version, refused when it is newer than this program's. */
+  /** The file's schema version, refused when it is newer than this program's or one no version writes (negative). */
   private async schemaVersion(): Promise<number> {
     const { user_version: version } = (await this.get<{ user_version: number }>('PRAGMA user_version'))!;
     if (version > SCHEMA_VERSION) {
-      throw new StoreError(`${this.file} has schema version ${version}, newer than this program's ${SCHEMA_VERSION}: upgrade ooda-rx`, 'SCHEMA');
+      throw new StoreError(`store: open: ${this.file} has schema version ${version}, newer than this program's ${SCHEMA_VERSION}: upgrade ooda-rx`, 'SCHEMA');
+    }
+    if (version < 0) {
+      throw new StoreError(`store: open: ${this.file} has schema version ${version} (PRAGMA user_version), which no ooda-rx writes: it is damaged or not an ooda-rx store; pass another --db`, 'SCHEMA');
     }
     return version;
   }
@@ -155,7 +158,7 @@ export class SqliteStore {
   /** The file's schema version, refused when the file has none (it is not an ooda-rx store). */
   private async requireSchema(): Promise<number> {
     const version = await this.schemaVersion();
-    if (version === 0) throw new StoreError(`${this.file} is not an ooda-rx store (it has no schema): pass another --db`, 'SCHEMA');
+    if (version === 0) throw new StoreError(`store: open: ${this.file} is not an ooda-rx store (it has no schema): pass another --db`, 'SCHEMA');
     return version;
   }
 
@@ -180,7 +183,7 @@ export class SqliteStore {
   private async checkVersion(): Promise<void> {
     const version = await this.requireSchema();
     if (version < SCHEMA_VERSION) {
-      throw new StoreError(`${this.file} has schema version ${version}, older than this program's ${SCHEMA_VERSION}: a command that writes it (ooda resume) migrates it`, 'SCHEMA');
+      throw new StoreError(`store: open: ${this.file} has schema version ${version}, older than this program's ${SCHEMA_VERSION}: a command that writes it (ooda resume) migrates it`, 'SCHEMA');
     }
   }
 
@@ -290,9 +293,25 @@ export class SqliteStore {
       FROM sessions s ORDER BY s.rowid`);
   }
 
-  /** The session's first (`first = true`: the state it started from) or latest snapshot. */
-  snapshot(session: string, which: 'first' | 'latest'): Promise<SnapshotRow | undefined> {
-    return this.get<SnapshotRow>(`SELECT * FROM snapshots WHERE session = ? ORDER BY id ${which === 'first' ? 'ASC' : 'DESC'} LIMIT 1`, [session]);
+  /**
+   * The session's first (the state it started from) or latest snapshot. A
+   * snapshot whose state is not JSON (the file was damaged or edited) is a
+   * {@link StoreError} naming the file, the session and the snapshot.
+   */
+  async snapshot(session: string, which: 'first' | 'latest'): Promise<SnapshotRow | undefined> {
+    const row = await this.get<SnapshotRow & { json: number }>(
+      `SELECT *, json_valid(state) AS json FROM snapshots WHERE session = ? ORDER BY id ${which === 'first' ? 'ASC' : 'DESC'} LIMIT 1`,
+      [session],
+    );
+    if (!row) return undefined;
+    const { json, ...snapshot } = row;
+    if (!json) {
+      throw new StoreError(
+        `store: ${this.file}: snapshot ${snapshot.id} of session ${session} is not JSON: the file was damaged or edited; restore it from a backup, or start a new mind with --fresh`,
+        'SNAPSHOT',
+      );
+    }
+    return snapshot;
   }
 
   /** The session's signals after the given id, in the order they entered. */

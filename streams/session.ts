@@ -23,12 +23,14 @@ import type { SessionRow } from '../sinks/storeSchema.js';
 import { StoreError } from '../sinks/storeError.js';
 import { toSqlite, type SqliteSink, type SqliteSinkOptions } from '../sinks/toSqlite.js';
 import type { Observable } from 'rxjs';
+import type { MindState } from '../mind/mind.js';
 import { AgentConfig } from './config.js';
 import type { Agent, AgentOptions, Entering } from './createAgent.js';
 import type { AgentEvent } from './events.js';
 import { startProgram, type ProgramIO, type ProgramOptions, type RunningProgram } from './program.js';
 import { replayOn } from './replay.js';
 import { saveCommand } from './saveCommand.js';
+import { storedMindState } from './storedState.js';
 
 export interface PersistenceOptions extends StoreOptions, Omit<SqliteSinkOptions, 'onError' | 'scheduler'> {
   /** The store file (`:memory:` allowed). */
@@ -70,7 +72,7 @@ export class Persistence {
     readonly config: AgentConfig,
     readonly firstSeq: number,
     ids: { signal: number; snapshot: number },
-    private readonly restored: unknown,
+    private readonly restored: MindState | undefined,
     readonly resumed: Resumed | undefined,
   ) {
     this.nextSignal = ids.signal;
@@ -98,7 +100,7 @@ export class Persistence {
       const latest = options.fresh ? undefined : await store.latestSession();
       if (!latest) return new Persistence(store, options, context, context.config, ids.seq, ids, undefined, undefined);
       const { state, reapplied } = await restoreState(store, latest, context);
-      const cycle = (state as { cycle: number }).cycle;
+      const cycle = state.cycle;
       const config = { ...context.config, maxCycles: cycle + context.config.maxCycles };
       return new Persistence(store, options, context, config, ids.seq, ids, state, { from: latest.id, cycle, reapplied });
     } catch (error) {
@@ -193,18 +195,19 @@ export class Persistence {
   }
 }
 
-/** The latest snapshot of a session plus, if it crashed, the signals it recorded after it, re-applied. */
-async function restoreState(store: SqliteStore, session: SessionRow, context: PersistenceContext): Promise<{ state: unknown; reapplied: number }> {
+/** The latest snapshot of a session (validated) plus, if it crashed, the signals it recorded after it, re-applied. */
+async function restoreState(store: SqliteStore, session: SessionRow, context: PersistenceContext): Promise<{ state: MindState; reapplied: number }> {
   const snapshot = await store.snapshot(session.id, 'latest');
   if (!snapshot) throw new StoreError(`store: session ${session.id} has no snapshot`, 'NO_SNAPSHOT');
+  const state = storedMindState(store.file, snapshot);
   const tail = await store.signals(session.id, snapshot.signal_id);
-  if (tail.length === 0) return { state: JSON.parse(snapshot.state), reapplied: 0 };
+  if (tail.length === 0) return { state, reapplied: 0 };
   const agent = replayOn(
     {
       session: session.id,
       config: AgentConfig.parse(JSON.parse(session.config)),
       firstSeq: 0,
-      base: JSON.parse(snapshot.state),
+      base: state,
       startAt: snapshot.at,
       signals: tail,
     },

@@ -1,0 +1,98 @@
+import test from 'ava';
+import Database from 'better-sqlite3';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { SqliteStore } from '../sinks/sqliteStore.js';
+import { StoreError } from '../sinks/storeError.js';
+import { AgentConfig } from '../streams/config.js';
+import { replaySession } from '../streams/replay.js';
+import { startPersistentProgram } from '../streams/session.js';
+
+/** Runs the program on `db` (as `ooda run --db`), resuming its latest session if any; the lines it logged. */
+async function run(db: string, session: string): Promise<string[]> {
+  const stdout = new PassThrough();
+  stdout.resume();
+  const log: string[] = [];
+  try {
+    const program = await startPersistentProgram(
+      {
+        config: AgentConfig.parse({ seed: 1, heartbeatMs: 0, maxCycles: 3 }),
+        goals: ['Find moons of Mars'],
+        session,
+        format: 'ndjson',
+        readStdin: false,
+        files: [],
+        vitalsMs: 0,
+      },
+      { db },
+      { stdin: new PassThrough(), stdout, stderr: new PassThrough() },
+      (line) => log.push(line),
+    );
+    await program.done;
+    return log;
+  } catch (error) {
+    (error as { log?: string[] }).log = log;
+    throw error;
+  }
+}
+
+/** A store holding one ended session, `s1`, then changed by `sql` (as a user would in the sqlite3 shell); its first and last snapshot ids. */
+async function damagedStore(sql: string): Promise<{ db: string; first: number; last: number }> {
+  const db = join(mkdtempSync(join(tmpdir(), 'ooda-damaged-')), 'store.db');
+  await run(db, 's1');
+  const file = new Database(db);
+  const { first, last } = file.prepare("SELECT min(id) AS first, max(id) AS last FROM snapshots WHERE session = 's1'").get() as { first: number; last: number };
+  file.exec(sql);
+  file.close();
+  return { db, first, last };
+}
+
+const cases = [
+  {
+    what: 'a state of a newer version',
+    sql: "UPDATE snapshots SET state = json_set(state, '$.version', 99)",
+    message: (db: string, id: number) => `store: ${db}: snapshot ${id} of session s1 holds a mind state of version 99, newer than this program's 1: upgrade ooda-rx`,
+  },
+  {
+    what: 'an empty state',
+    sql: "UPDATE snapshots SET state = '{}'",
+    message: (db: string, id: number) =>
+      `store: ${db}: snapshot ${id} of session s1 is not a valid mind state (version: Invalid input: expected 1): the file was damaged or edited; restore it from a backup, or start a new mind with --fresh`,
+  },
+  {
+    what: 'a state that is not JSON',
+    sql: "UPDATE snapshots SET state = 'not json'",
+    message: (db: string, id: number) => `store: ${db}: snapshot ${id} of session s1 is not JSON: the file was damaged or edited; restore it from a backup, or start a new mind with --fresh`,
+  },
+];
+
+for (const { what, sql, message } of cases) {
+  test(`resuming from a snapshot with ${what} is one StoreError naming the file, the session and the snapshot, and nothing is reported as resumed`, async (t) => {
+    const { db, last } = await damagedStore(sql);
+    const error = await t.throwsAsync(run(db, 's2'), { instanceOf: StoreError });
+    t.is(error!.message, message(db, last));
+    t.deepEqual((error as { log?: string[] }).log, [], 'nothing was logged as resumed');
+    const store = await SqliteStore.open(db, { access: 'read' });
+    t.deepEqual((await store.sessions()).map((s) => s.id), ['s1'], 'no session was started');
+    await store.close();
+  });
+}
+
+test('replaying a session whose first snapshot is not JSON is one StoreError naming the file, the session and the snapshot', async (t) => {
+  const { db, first } = await damagedStore("UPDATE snapshots SET state = 'not json'");
+  const store = await SqliteStore.open(db, { access: 'read' });
+  const error = await t.throwsAsync(replaySession(store, 's1'), { instanceOf: StoreError });
+  t.is(error!.message, cases[2]!.message(db, first));
+  await store.close();
+});
+
+test('a store whose user_version is negative is refused naming the file and the version, by writers and readers', async (t) => {
+  const { db } = await damagedStore('PRAGMA user_version = -1');
+  const message = `store: open: ${db} has schema version -1 (PRAGMA user_version), which no ooda-rx writes: it is damaged or not an ooda-rx store; pass another --db`;
+  for (const access of ['create', 'existing', 'read'] as const) {
+    const error = await t.throwsAsync(SqliteStore.open(db, { access }), { instanceOf: StoreError }, access);
+    t.is(error!.message, message, access);
+  }
+});
