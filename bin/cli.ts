@@ -1,7 +1,7 @@
 /**
  * Shared CLI plumbing: flag parsing with clear usage errors (exit 2), the
- * config layers (defaults < file < environment < flags), and the process
- * lifecycle (SIGINT → 130, SIGTERM → 143, a second signal forces the exit).
+ * config layers (defaults < file < environment < flags) and the log line on
+ * stderr. How a run ends (signals, exit codes) is lifecycle.ts.
  */
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
@@ -123,29 +123,6 @@ export function loadConfig(configFile: string | undefined, flags: Record<string,
 /** Writes a log line to stderr (data goes to stdout). */
 export function log(line: string): void {
   process.stderr.write(`ooda: ${line}\n`);
-}
-
-/**
- * Runs until `done` settles; SIGINT / SIGTERM call `stop` (graceful) and set
- * the exit code to 130 / 143; a second signal exits at once.
- */
-export async function withSignals(stop: (reason: string) => void, done: Promise<unknown>): Promise<number> {
-  let code = 0;
-  const handler = (signal: NodeJS.Signals): void => {
-    if (code !== 0) process.exit(code);
-    code = signal === 'SIGINT' ? 130 : 143;
-    log(`${signal} received: stopping (sources first, then draining and flushing)`);
-    stop(signal);
-  };
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
-  try {
-    await done;
-  } finally {
-    process.off('SIGINT', handler);
-    process.off('SIGTERM', handler);
-  }
-  return code;
 }
 
 export { ConfigError };

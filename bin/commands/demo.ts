@@ -5,8 +5,9 @@
  * --kg add to the demo's own).
  */
 import { demoGoals, demoKnowledgeFile } from '../../streams/index.js';
-import { log, withSignals } from '../cli.js';
+import { log } from '../cli.js';
 import { defineCommand } from '../command.js';
+import { withSignals } from '../lifecycle.js';
 import { withoutFlags } from '../flags.js';
 import { parseRun, RUN_EXIT_CODES, runFlags, startRun, type RunDefaults } from './run.js';
 
@@ -25,7 +26,7 @@ pipe signals to 'ooda run' instead. Nothing is persisted unless --db is given.`,
     const parsed = parseRun(values, { ...DEMO_DEFAULTS, goals: demoGoals(), files: [demoKnowledgeFile()] });
     log(`demo: ${parsed.options.goals.length} goals over ${demoKnowledgeFile()}`);
     const program = await startRun(parsed);
-    const code = await withSignals(program.stop, program.done);
+    const code = await withSignals(program, parsed);
     const goals = program.agent.mind.goals.all();
     const count = (status: string) => goals.filter((g) => g.status === status).length;
     log(`demo ended (${await program.done}) after ${program.agent.mind.cycle} cycles: ${count('Completed')} completed, ${count('Failed')} failed, ${count('Active')} active, ${count('Suspended')} suspended`);

@@ -4,8 +4,9 @@
  * `run`'s flags except those that would not continue a stored session
  * (--fresh, --no-db).
  */
-import { log, withSignals } from '../cli.js';
+import { log } from '../cli.js';
 import { defineCommand } from '../command.js';
+import { withSignals } from '../lifecycle.js';
 import { withoutFlags } from '../flags.js';
 import { parseRun, RUN_DEFAULTS, RUN_EXIT_CODES, runFlags, startRun } from './run.js';
 
@@ -24,7 +25,7 @@ stdout, logs on stderr.`,
   async run(values) {
     const parsed = parseRun(values, RUN_DEFAULTS);
     const program = await startRun(parsed, true);
-    const code = await withSignals(program.stop, program.done);
+    const code = await withSignals(program, parsed);
     log(`session ${parsed.options.session} ended: ${await program.done} at cycle ${program.agent.mind.cycle}`);
     return code;
   },

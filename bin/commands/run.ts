@@ -5,8 +5,9 @@
  * its own defaults.
  */
 import { defaultConfig, startPersistentProgram, startProgram, WsServer, type RunningProgram } from '../../streams/index.js';
-import { intFlag, loadConfig, log, msFlag, readableFiles, textFlag, textFlags, UsageError, withSignals, type FlagValues } from '../cli.js';
+import { intFlag, loadConfig, log, msFlag, readableFiles, textFlag, textFlags, UsageError, type FlagValues } from '../cli.js';
 import { defineCommand } from '../command.js';
+import { withSignals } from '../lifecycle.js';
 import type { Flags } from '../flags.js';
 import { DEFAULT_DB, storeOptions, synchronousFlag } from '../store.js';
 
@@ -151,7 +152,7 @@ not a terminal), events as NDJSON on stdout, logs on stderr.`,
     const { session } = parsed.options;
     const program = await startRun(parsed);
     log(`session ${session} started (max ${program.agent.config.maxCycles} cycles)${parsed.store ? ` on ${parsed.store.db}` : ''}`);
-    const code = await withSignals(program.stop, program.done);
+    const code = await withSignals(program, parsed);
     log(`session ${session} ended: ${await program.done} after ${program.agent.mind.cycle} cycle(s)`);
     return code;
   },

@@ -1,0 +1,55 @@
+/**
+ * How a run ends (`run`, `resume`, `demo`): SIGINT / SIGTERM stop it
+ * gracefully with exit code 130 / 143; a second signal exits at once. What an
+ * exit that cannot finish leaves behind — rows never written to the store, a
+ * session not marked ended — is said on stderr, never lost silently.
+ */
+import { StoreError, type RunningProgram } from '../streams/index.js';
+import { log } from './cli.js';
+
+/** What the messages need of a parsed run: its store (if any) and session. */
+export interface RunTarget {
+  store?: { db: string } | undefined;
+  options: { session: string };
+}
+
+/** What becomes of a session whose store was not finished: `resume` continues it. */
+function leftRunning(session: string): string {
+  return `session ${session} is left running: ooda resume re-applies the signals it recorded`;
+}
+
+/**
+ * Runs until `program.done` settles; SIGINT / SIGTERM call `program.stop`
+ * (graceful) and set the exit code to 130 / 143; a second signal exits at once,
+ * saying the queued rows are not written. A store that cannot be written at
+ * the end rejects with a {@link StoreError} saying the same, after its cause.
+ */
+export async function withSignals(program: Pick<RunningProgram, 'stop' | 'done'>, { store, options: { session } }: RunTarget): Promise<number> {
+  let code = 0;
+  const handler = (signal: NodeJS.Signals): void => {
+    if (code !== 0) {
+      log(
+        store
+          ? `second ${signal}: exiting without flushing: the rows still queued for ${store.db} and the exit snapshot are not written; ${leftRunning(session)}`
+          : `second ${signal}: exiting at once, without draining`,
+      );
+      process.exit(code);
+    }
+    code = signal === 'SIGINT' ? 130 : 143;
+    log(`${signal} received: stopping (sources first, then draining and flushing; a second ${signal} exits at once without flushing)`);
+    program.stop(signal);
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  try {
+    await program.done;
+  } catch (error) {
+    if (!(store && error instanceof StoreError)) throw error;
+    log(error.message);
+    throw new StoreError(`the rows still queued were not written to ${store.db}; ${leftRunning(session)}`, error.code);
+  } finally {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
+  }
+  return code;
+}
