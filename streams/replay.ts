@@ -14,11 +14,12 @@ import { z } from 'zod';
 import type { SqliteStore } from '../sinks/sqliteStore.js';
 import type { EventRow, SignalRow } from '../sinks/storeSchema.js';
 import { StoreError } from '../sinks/storeError.js';
-import { AgentConfig } from './config.js';
+import type { AgentConfig } from './config.js';
 import { createAgent, type Agent, type AgentOptions } from './createAgent.js';
 import type { AgentEvent } from './events.js';
 import { saveCommand } from './saveCommand.js';
 import { ExternalSignal, SignalMeta, type Signal, type Stimulus } from './signals.js';
+import { storedConfig, storedMindState } from './storedState.js';
 
 /** A recorded session, ready to re-run. */
 export interface Recording {
@@ -139,9 +140,9 @@ export async function loadRecording(store: SqliteStore, sessionId: string): Prom
   const first = recorded[0];
   const recording: Recording = {
     session: sessionId,
-    config: AgentConfig.parse(JSON.parse(session.config)),
+    config: storedConfig(store.file, session),
     firstSeq: session.first_seq,
-    base: JSON.parse(base.state),
+    base: storedMindState(store.file, base),
     startAt: first?.kind === 'session' ? first.at : base.at,
     signals: await store.signals(sessionId),
   };

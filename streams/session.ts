@@ -30,7 +30,7 @@ import type { AgentEvent } from './events.js';
 import { startProgram, type ProgramIO, type ProgramOptions, type RunningProgram } from './program.js';
 import { replayOn } from './replay.js';
 import { saveCommand } from './saveCommand.js';
-import { storedMindState } from './storedState.js';
+import { storedConfig, storedMindState } from './storedState.js';
 
 export interface PersistenceOptions extends StoreOptions, Omit<SqliteSinkOptions, 'onError' | 'scheduler'> {
   /** The store file (`:memory:` allowed). */
@@ -205,7 +205,7 @@ async function restoreState(store: SqliteStore, session: SessionRow, context: Pe
   const agent = replayOn(
     {
       session: session.id,
-      config: AgentConfig.parse(JSON.parse(session.config)),
+      config: storedConfig(store.file, session),
       firstSeq: 0,
       base: state,
       startAt: snapshot.at,

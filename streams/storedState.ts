@@ -1,12 +1,14 @@
 /**
- * A stored snapshot's mind state, checked before anything is restored from it
- * or reported as resumed: a state written by a newer program, or one that is
- * not a mind state (the file was damaged or edited), is a {@link StoreError}
- * naming the file, the session and the snapshot — never a raw ZodError.
+ * What a session stored, checked before anything is restored or replayed
+ * from it: a snapshot's mind state written by a newer program, or one that is
+ * not a mind state, and a session config that is not a valid config (the file
+ * was damaged or edited), are each a {@link StoreError} naming the file, the
+ * session and the snapshot — never a raw ZodError or SyntaxError.
  */
 import { MindState } from '../mind/mind.js';
 import { StoreError } from '../sinks/storeError.js';
-import type { SnapshotRow } from '../sinks/storeSchema.js';
+import type { SessionRow, SnapshotRow } from '../sinks/storeSchema.js';
+import { AgentConfig } from './config.js';
 
 /** The mind-state version this program writes and reads. */
 const STATE_VERSION = MindState.shape.version.value;
@@ -26,6 +28,23 @@ export function storedMindState(file: string, snapshot: SnapshotRow): MindState 
       `${where} is not a valid mind state (${issue.path.join('.') || 'state'}: ${issue.message}): the file was damaged or edited; restore it from a backup, or start a new mind with --fresh`,
       'SNAPSHOT',
     );
+  }
+  return parsed.data;
+}
+
+/** The session's stored config, validated; `file` names the store in messages. */
+export function storedConfig(file: string, session: SessionRow): AgentConfig {
+  const where = `store: ${file}: session ${session.id}`;
+  let json: unknown;
+  try {
+    json = JSON.parse(session.config);
+  } catch {
+    throw new StoreError(`${where} has a config that is not JSON: the file was damaged or edited`, 'SESSION');
+  }
+  const parsed = AgentConfig.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new StoreError(`${where} has an invalid config (${issue.path.join('.') || 'config'}: ${issue.message}): the file was damaged or edited`, 'SESSION');
   }
   return parsed.data;
 }

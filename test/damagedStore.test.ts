@@ -80,13 +80,28 @@ for (const { what, sql, message } of cases) {
   });
 }
 
-test('replaying a session whose first snapshot is not JSON is one StoreError naming the file, the session and the snapshot', async (t) => {
-  const { db, first } = await damagedStore("UPDATE snapshots SET state = 'not json'");
-  const store = await SqliteStore.open(db, { access: 'read' });
-  const error = await t.throwsAsync(replaySession(store, 's1'), { instanceOf: StoreError });
-  t.is(error!.message, cases[2]!.message(db, first));
-  await store.close();
-});
+for (const { what, sql, message } of cases) {
+  test(`replaying a session whose first snapshot has ${what} is one StoreError naming the file, the session and the snapshot`, async (t) => {
+    const { db, first } = await damagedStore(sql);
+    const store = await SqliteStore.open(db, { access: 'read' });
+    const error = await t.throwsAsync(replaySession(store, 's1'), { instanceOf: StoreError });
+    t.is(error!.message, message(db, first));
+    await store.close();
+  });
+}
+
+for (const [what, sql, reason] of [
+  ['not JSON', "UPDATE sessions SET config = 'not json'", 'has a config that is not JSON: the file was damaged or edited'],
+  ['no valid config', `UPDATE sessions SET config = json_set(config, '$.maxCycles', -3)`, 'has an invalid config (maxCycles: '],
+] as const) {
+  test(`replaying a session whose stored config is ${what} is one StoreError naming the file and the session`, async (t) => {
+    const { db } = await damagedStore(sql);
+    const store = await SqliteStore.open(db, { access: 'read' });
+    const error = await t.throwsAsync(replaySession(store, 's1'), { instanceOf: StoreError });
+    t.true(error!.message.startsWith(`store: ${db}: session s1 ${reason}`), error!.message);
+    await store.close();
+  });
+}
 
 test('a store whose user_version is negative is refused naming the file and the version, by writers and readers', async (t) => {
   const { db } = await damagedStore('PRAGMA user_version = -1');
