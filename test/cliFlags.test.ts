@@ -3,7 +3,7 @@
  * longest timer Node honours, a negative number and an empty session id are
  * usage errors (exit 2) naming the flag and the limit; a flag value is checked
  * even where it would not be used. A flag given twice is refused unless it
- * is repeatable.
+ * is repeatable. A setting that a flag makes ineffective is warned about.
  */
 import test from 'ava';
 import { parseFlags } from '../bin/cli.js';
@@ -81,4 +81,23 @@ test('a flag that is not repeatable, given twice, is a usage error naming it, fo
   const sessions = await runCli(['events', '--session', 'A', '--session=B', '--session', 'C']);
   t.is(sessions.code, 2, sessions.stderr);
   t.is(sessions.stderr, 'ooda: --session: given 3 times ("A", "B", "C"); it takes one value\n');
+});
+
+test('with a store, --heartbeat 0 and autoSaveMs > 0 warn once at start that auto-save never runs', async (t) => {
+  const warning = 'ooda: autoSaveMs 100 has no effect: auto-save runs on the heartbeat, which --heartbeat 0 turns off\n';
+  const run = await runCli(['run', '--heartbeat', '0', '--max-cycles', '0', '--no-stdin'], '', { OODA_AUTO_SAVE_MS: '100' });
+  t.is(run.code, 0, run.stderr);
+  t.true(run.stderr.startsWith(warning), run.stderr);
+  t.is(run.stderr.split(warning).length, 2, 'once');
+  const fromConfig = await runCli(['run', '--max-cycles', '0', '--no-stdin'], '', { OODA_HEARTBEAT_MS: '0' });
+  t.regex(fromConfig.stderr, /^ooda: autoSaveMs 300000 has no effect: auto-save runs on the heartbeat, which heartbeatMs 0 turns off \(--heartbeat MS turns it on\)\n/);
+  for (const [heartbeat, store, autoSave] of [
+    ['0', '--no-db', '100'],
+    ['0', '--fresh', '0'],
+    ['50', '--fresh', '100'],
+  ]) {
+    const quiet = await runCli(['run', '--heartbeat', heartbeat, store!, '--max-cycles', '0', '--no-stdin'], '', { OODA_AUTO_SAVE_MS: autoSave! });
+    t.is(quiet.code, 0, quiet.stderr);
+    t.notRegex(quiet.stderr, /autoSaveMs/, `--heartbeat ${heartbeat} ${store} autoSaveMs ${autoSave}`);
+  }
 });

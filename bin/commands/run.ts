@@ -4,7 +4,7 @@
  * and their parsing are shared with `ooda resume` and `ooda demo`, each with
  * its own defaults.
  */
-import { defaultConfig, startPersistentProgram, startProgram, WsServer, type RunningProgram } from '../../streams/index.js';
+import { defaultConfig, startPersistentProgram, startProgram, WsServer, type AgentConfig, type RunningProgram } from '../../streams/index.js';
 import { intFlag, loadConfig, log, msFlag, readableFiles, textFlag, textFlags, UsageError, type FlagValues } from '../cli.js';
 import { defineCommand } from '../command.js';
 import { withSignals } from '../lifecycle.js';
@@ -90,7 +90,7 @@ export function parseRun(values: FlagValues<ReturnType<typeof runFlags>>, defaul
   if (db === undefined && storeOnly) {
     throw new UsageError(values['no-db'] ? `--no-db cannot be combined with ${storeOnly}` : `${storeOnly} needs a store: add --db FILE`);
   }
-  return {
+  const parsed = {
     ws,
     store: db === undefined ? undefined : { ...storeOptions(db, values.synchronous), fresh: values.fresh === true },
     options: {
@@ -103,6 +103,18 @@ export function parseRun(values: FlagValues<ReturnType<typeof runFlags>>, defaul
       vitalsMs: msFlag('vitals', values.vitals) ?? config.heartbeatMs,
     },
   };
+  if (parsed.store) warnAutoSaveOff(config, values.heartbeat !== undefined);
+  return parsed;
+}
+
+/**
+ * Auto-save runs on the heartbeat: a run on a store whose heartbeat is off
+ * never auto-saves, which is said at start unless auto-save is off too.
+ */
+function warnAutoSaveOff({ heartbeatMs, autoSaveMs }: AgentConfig, heartbeatFlag: boolean): void {
+  if (heartbeatMs > 0 || autoSaveMs === 0) return;
+  const off = heartbeatFlag ? '--heartbeat 0 turns off' : 'heartbeatMs 0 turns off (--heartbeat MS turns it on)';
+  log(`autoSaveMs ${autoSaveMs} has no effect: auto-save runs on the heartbeat, which ${off}`);
 }
 
 /**
