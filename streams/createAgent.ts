@@ -77,7 +77,7 @@ import type { Cycle, Watcher } from './cycle.js';
 import { CycleDriver } from './driver.js';
 import type { AgentEvent, Draft } from './events.js';
 import { admitInjected } from './injection.js';
-import { isObject } from './kindOf.js';
+import { isObject } from './isObject.js';
 import { planningCommands } from './planningCommands.js';
 import { createRuntime, type CommandHandler, type Runtime } from './runtime.js';
 import type { Signal, Stimulus } from './signals.js';

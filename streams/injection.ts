@@ -10,7 +10,7 @@
  * missing `meta` is `{ source: 'inject' }`.
  */
 import { describeValue } from '../mind/describeValue.js';
-import { isObject } from './kindOf.js';
+import { isObject } from './isObject.js';
 import { EXTERNAL_SIGNAL_TYPES, type InternalSignal, type Signal } from './signals.js';
 import { validateSignal } from './validateSignal.js';
 

@@ -1,7 +1,7 @@
 /**
- * Value-kind checks for values from untyped callers (a signal given to
- * inject, a tool or skill option, stored JSON). To name a value's kind in a
- * message, use mind/describeValue.ts.
+ * The plain-object check for values from untyped callers (a signal given to
+ * inject, an option). To name a value's kind in a message, use
+ * mind/describeValue.ts.
  */
 
 /** Whether a value is a plain object: not null, not an array. */
