@@ -276,6 +276,8 @@ export function createAgent(options: AgentOptions = {}): Agent {
     const internal$ = new Subject<Entering>();
     let halted = false;
     let haltReason = 'input ended';
+    /** When the run was halted: the `stopped` event's time, so a replay halting at that moment ends identically however long the original took to drain. */
+    let haltAt: number | undefined;
     let inputsEnded = false;
     let connected = false;
     let settleScheduled = false;
@@ -328,6 +330,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
       if (halted) return;
       halted = true;
       haltReason = reason;
+      haltAt = scheduler.now();
       driver.halt();
       abandonAfterTask();
       halt$.next();
@@ -413,7 +416,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
         return of<Draft>({ ...started, at: scheduler.now(), cycle: mind.cycle });
       }),
       merge(watched$.pipe(mergeMap((cycle) => from(cycle.events))), hold$.pipe(ignoreElements())),
-      defer(() => of<Draft>({ kind: 'session', cycle: mind.cycle, at: scheduler.now(), state: 'stopped', reason: haltReason, cycles: mind.cycle })),
+      defer(() => of<Draft>({ kind: 'session', cycle: mind.cycle, at: haltAt ?? scheduler.now(), state: 'stopped', reason: haltReason, cycles: mind.cycle })),
     ).pipe(stamp(session, nextSeq), tap({ next: (event) => (nextSeq = event.seq + 1), complete: end, error: end, unsubscribe: end }));
     return connectable(events$, { connector: () => new Subject<AgentEvent>(), resetOnDisconnect: false });
   };
