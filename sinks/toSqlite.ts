@@ -37,7 +37,7 @@ import type { InsertRows, InsertTable } from './writeBatch.js';
 export interface SqliteSinkOptions {
   /** Rows that start a flush at once. Default 500. */
   batchSize?: number;
-  /** Longest a queued row waits before a flush starts, in ms: the loss window on a crash. Default 50. */
+  /** Longest a queued row waits before a flush starts, in ms: what a crash loses while the store keeps up (more when input outruns it: see docs/store.md). Default 50. */
   flushMs?: number;
   /** Queue bound: at this many pending rows the sink is saturated. Default 50 000. */
   maxQueued?: number;
