@@ -1,21 +1,11 @@
 import test from 'ava';
-import { z } from 'zod';
 import type { Skill, Verdict } from '../mind/skills.js';
-import type { Tool } from '../mind/tool.js';
 import type { AgentOptions } from '../streams/createAgent.js';
 import type { AgentEvent } from '../streams/events.js';
-import { agentEvents, createTestAgent, createTestScheduler, goalStimulus } from '../streams/testing.js';
+import { runGoal, weatherTool } from './helpers/agentRuns.js';
 
-/** Runs one cycle on "Find moons of Mars" in marble time; returns every event. */
-function oneCycle(t: { deepEqual(a: unknown, b: unknown): void }, options: AgentOptions, goal = 'Find moons of Mars'): AgentEvent[] {
-  const scheduler = createTestScheduler((a, b) => t.deepEqual(a, b));
-  const events: AgentEvent[] = [];
-  scheduler.run(({ cold }) => {
-    const agent = createTestAgent(scheduler, { ...options, config: { maxCycles: 1 } });
-    agentEvents(agent, { inputs: [cold('a|', { a: goalStimulus(goal) })] }).subscribe((e) => events.push(e));
-  });
-  return events;
-}
+/** Runs one cycle on `goal` in marble time; returns every event. */
+const oneCycle = (t: { deepEqual(a: unknown, b: unknown): void }, options: AgentOptions, goal?: string): AgentEvent[] => runGoal(t, { ...options, config: { maxCycles: 1 } }, goal);
 
 const errors = (events: AgentEvent[]) => events.flatMap((e) => (e.kind === 'error' ? [e.message] : []));
 
@@ -49,17 +39,7 @@ test('an async trigger or propose of a skill is reported, not taken for true or 
 });
 
 test('a tool whose propose is async fails that attempt, naming the tool, and is left out of plans', (t) => {
-  const lateTool: Tool<{ city: string }> = {
-    name: 'weather_lookup',
-    description: 'Look up the weather for a city',
-    keywords: ['weather', 'forecast', 'rain', 'temperature'],
-    danger: 'safe',
-    capabilities: ['net.read'],
-    input: z.object({ city: z.string() }),
-    scoring: { kind: 'semantic', threshold: 0.3, multiplier: 2 },
-    propose: (async () => ({ city: 'Paris' })) as unknown as () => { city: string },
-    execute: () => ({ ok: true, summary: 'sunny' }),
-  };
+  const lateTool = weatherTool({ propose: (async () => ({ city: 'Paris' })) as unknown as () => { city: string } });
   const events = oneCycle(t, { tools: [lateTool] }, 'weather forecast rain temperature for Paris');
   t.like(events.find((e) => e.kind === 'error'), {
     severity: 'transient',

@@ -1,39 +1,18 @@
 import test from 'ava';
-import { filter, from, pipe, take, toArray, VirtualTimeScheduler } from 'rxjs';
+import { filter, pipe, take } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
-import { z } from 'zod';
 import { Mind } from '../mind/mind.js';
-import type { Tool } from '../mind/tool.js';
 import type { AgentOptions } from '../streams/createAgent.js';
 import type { AgentEvent } from '../streams/events.js';
 import { agentEvents, createTestAgent, goalStimulus, stimulus } from '../streams/testing.js';
+import { runBounded as runBoundedOn, weatherTool } from './helpers/agentRuns.js';
 
-/** Runs the agent on virtual time; at most 500 events, so a run that would spin forever still returns. */
-function runBounded(options: AgentOptions, goal = 'Find the moons of Jupiter'): AgentEvent[] {
-  const scheduler = new VirtualTimeScheduler();
-  const agent = createTestAgent(scheduler, options);
-  let events: AgentEvent[] = [];
-  agentEvents(agent, { inputs: [from([goalStimulus(goal)])] })
-    .pipe(take(500), toArray())
-    .subscribe((all) => (events = all));
-  scheduler.flush();
-  return events;
-}
+const runBounded = (options: AgentOptions, goal = 'Find the moons of Jupiter') => runBoundedOn(options, goal);
 
 const warnings = (events: AgentEvent[]) => events.flatMap((e) => (e.kind === 'warning' ? [e.message] : []));
 
 /** A semantic tool about the weather only. */
-const weather: Tool<{ city: string }> = {
-  name: 'weather_lookup',
-  description: 'Look up the weather for a city',
-  keywords: ['weather', 'forecast', 'rain', 'temperature'],
-  danger: 'safe',
-  capabilities: ['net.read'],
-  input: z.object({ city: z.string() }),
-  scoring: { kind: 'semantic', threshold: 0.3, multiplier: 2 },
-  propose: () => ({ city: 'Paris' }),
-  execute: () => ({ ok: true, summary: 'sunny' }),
-};
+const weather = weatherTool();
 
 test('a goal no tool applies to fails at once, with a warning naming it, instead of the driver ticking on it forever', (t) => {
   const none = runBounded({ mind: new Mind({ tools: [] }), config: { maxCycles: 50 } });

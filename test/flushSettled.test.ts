@@ -1,22 +1,12 @@
 import test from 'ava';
 import { from, VirtualTimeScheduler } from 'rxjs';
-import { z } from 'zod';
 import type { Tool } from '../mind/tool.js';
 import type { AgentEvent } from '../streams/events.js';
 import { agentEvents, createTestAgent, flushSettled, goalStimulus } from '../streams/testing.js';
+import { weatherTool } from './helpers/agentRuns.js';
 
-/** The README's weather tool: its execute is async. */
-const weather = (execute: Tool<{ city: string }>['execute']): Tool<{ city: string }> => ({
-  name: 'weather_lookup',
-  description: 'Look up the weather for a city',
-  keywords: ['weather', 'forecast', 'rain', 'temperature', 'sunny', 'cloudy', 'wind', 'humidity', 'storm', 'snow', 'climate', 'degrees', 'celsius', 'umbrella', 'sky', 'cold', 'hot'],
-  danger: 'safe',
-  capabilities: ['net.read'],
-  input: z.object({ city: z.string().min(1) }),
-  scoring: { kind: 'semantic', threshold: 0.3, multiplier: 2 },
-  propose: ({ goal }) => ({ city: goal.description.split(' ').at(-1)! }),
-  execute,
-});
+/** The README's weather tool, whose execute is async. */
+const weather = (execute: Tool<{ city: string }>['execute']): Tool<{ city: string }> => weatherTool({ propose: ({ goal }) => ({ city: goal.description.split(' ').at(-1)! }), execute });
 
 async function run(tool: Tool<{ city: string }>): Promise<{ events: AgentEvent[]; done: boolean }> {
   const scheduler = new VirtualTimeScheduler();

@@ -1,39 +1,20 @@
 import test from 'ava';
-import { from, map, pipe, take, toArray, VirtualTimeScheduler } from 'rxjs';
-import { z } from 'zod';
+import { map, pipe } from 'rxjs';
 import { Mind } from '../mind/mind.js';
 import type { Tool } from '../mind/tool.js';
 import { builtinTools } from '../mind/tools/index.js';
 import type { AgentEvent } from '../streams/events.js';
 import type { AgentOptions } from '../streams/createAgent.js';
-import { agentEvents, createTestAgent, goalStimulus } from '../streams/testing.js';
+import { runBounded as runBoundedOn, weatherTool } from './helpers/agentRuns.js';
 
 /** A tool with a programming error: it always throws a TypeError. */
-const buggy: Tool<{ city: string }> = {
-  name: 'weather_lookup',
-  description: 'Look up the weather for a city',
-  keywords: ['weather', 'forecast', 'rain', 'temperature', 'sunny', 'cloudy', 'wind', 'humidity', 'storm', 'snow', 'climate', 'degrees', 'celsius', 'umbrella', 'sky', 'cold', 'hot'],
-  danger: 'safe',
-  capabilities: ['net.read'],
-  input: z.object({ city: z.string().min(1) }),
-  scoring: { kind: 'semantic', threshold: 0.3, multiplier: 2 },
-  propose: () => ({ city: 'Paris' }),
+const buggy = weatherTool({
   execute: () => {
     throw new TypeError("Cannot read properties of null (reading 'x')");
   },
-};
+});
 
-/** Runs the agent on virtual time; at most 400 events, so a run that never ends still returns. */
-function runBounded(options: AgentOptions, goal = 'weather forecast rain temperature for Paris'): AgentEvent[] {
-  const scheduler = new VirtualTimeScheduler();
-  const agent = createTestAgent(scheduler, options);
-  let events: AgentEvent[] = [];
-  agentEvents(agent, { inputs: [from([goalStimulus(goal)])] })
-    .pipe(take(400), toArray())
-    .subscribe((all) => (events = all));
-  scheduler.flush();
-  return events;
-}
+const runBounded = (options: AgentOptions, goal = 'weather forecast rain temperature for Paris') => runBoundedOn(options, goal, 400);
 
 const count = (events: AgentEvent[], kind: string) => events.filter((e) => e.kind === kind).length;
 

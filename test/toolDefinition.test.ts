@@ -1,25 +1,13 @@
 import test from 'ava';
-import { from, take, toArray, VirtualTimeScheduler } from 'rxjs';
-import { z } from 'zod';
 import { Mind } from '../mind/mind.js';
 import type { Tool } from '../mind/tool.js';
 import { validateTool } from '../mind/toolDefinition.js';
 import { ToolRegistry } from '../mind/toolRegistry.js';
 import { builtinTools } from '../mind/tools/index.js';
 import type { AgentEvent } from '../streams/events.js';
-import { agentEvents, createTestAgent, goalStimulus } from '../streams/testing.js';
+import { runBounded, weatherTool } from './helpers/agentRuns.js';
 
-const weather: Tool<{ city: string }> = {
-  name: 'weather_lookup',
-  description: 'Look up the weather for a city',
-  keywords: ['weather', 'forecast', 'rain', 'temperature'],
-  danger: 'safe',
-  capabilities: ['net.read'],
-  input: z.object({ city: z.string() }),
-  scoring: { kind: 'semantic', threshold: 0.3, multiplier: 2 },
-  propose: () => ({ city: 'Paris' }),
-  execute: () => ({ ok: true, summary: 'sunny' }),
-};
+const weather = weatherTool();
 
 /** The error registering `weather` with `changes` throws. */
 function refusal(changes: Record<string, unknown>): string | undefined {
@@ -66,16 +54,7 @@ test('a tool without a usable name is refused, named by its description', (t) =>
 });
 
 /** Runs an agent with `tools` on a goal, on virtual time (at most 300 events). */
-function run(tools: Tool[]): AgentEvent[] {
-  const scheduler = new VirtualTimeScheduler();
-  const agent = createTestAgent(scheduler, { mind: new Mind({ tools }), config: { maxCycles: 6 } });
-  let events: AgentEvent[] = [];
-  agentEvents(agent, { inputs: [from([goalStimulus('Find the weather in Paris')])] })
-    .pipe(take(300), toArray())
-    .subscribe((all) => (events = all));
-  scheduler.flush();
-  return events;
-}
+const run = (tools: Tool[]): AgentEvent[] => runBounded({ mind: new Mind({ tools }), config: { maxCycles: 6 } }, 'Find the weather in Paris', 300);
 
 for (const [what, base, said] of [
   ['returning NaN', () => Number.NaN, 'returned NaN, not a finite number'],

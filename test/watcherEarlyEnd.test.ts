@@ -5,21 +5,11 @@ import type { Cycle } from '../streams/cycle.js';
 import type { AgentOptions } from '../streams/createAgent.js';
 import type { AgentEvent } from '../streams/events.js';
 import type { Runtime } from '../streams/runtime.js';
-import { agentEvents, createTestAgent, createTestScheduler, goalStimulus } from '../streams/testing.js';
+import { createTestScheduler } from '../streams/testing.js';
+import { runGoal } from './helpers/agentRuns.js';
 
 /** Runs a goal for up to six cycles on virtual time; returns every event (a stream error as a `stream-error` one). */
-function run(t: { deepEqual: (a: unknown, b: unknown) => void }, options: AgentOptions): AgentEvent[] {
-  const scheduler = createTestScheduler((a, b) => t.deepEqual(a, b));
-  const events: AgentEvent[] = [];
-  scheduler.run(({ cold }) => {
-    const agent = createTestAgent(scheduler, { ...options, config: { maxCycles: 6, stallThreshold: 1_000_000 } });
-    agentEvents(agent, { inputs: [cold('a|', { a: goalStimulus('Find moons of Mars') })] }).subscribe({
-      next: (e) => events.push(e),
-      error: (error) => events.push({ kind: 'stream-error', message: String(error) } as unknown as AgentEvent),
-    });
-  });
-  return events;
-}
+const run = (t: { deepEqual: (a: unknown, b: unknown) => void }, options: AgentOptions): AgentEvent[] => runGoal(t, options);
 
 const dropped = (name: string) => `watcher ${name} completed before the run ended; it is dropped for the rest of the run`;
 

@@ -1,22 +1,11 @@
 import test from 'ava';
 import { map, tap } from 'rxjs';
 import type { AgentEvent } from '../streams/events.js';
-import { agentEvents, createTestAgent, createTestScheduler, goalStimulus } from '../streams/testing.js';
+import { runGoal } from './helpers/agentRuns.js';
 import type { AgentOptions } from '../streams/createAgent.js';
 
-/** Runs a goal for a few cycles on virtual time; returns every event. */
-function run(t: { deepEqual: (a: unknown, b: unknown) => void }, options: AgentOptions): AgentEvent[] {
-  const scheduler = createTestScheduler((a, b) => t.deepEqual(a, b));
-  const events: AgentEvent[] = [];
-  scheduler.run(({ cold }) => {
-    const agent = createTestAgent(scheduler, { ...options, config: { maxCycles: 6, stallThreshold: 1_000_000 } });
-    agentEvents(agent, { inputs: [cold('a|', { a: goalStimulus('Find moons of Mars') })] }).subscribe({
-      next: (e) => events.push(e),
-      error: (error) => events.push({ kind: 'stream-error', message: String(error) } as unknown as AgentEvent),
-    });
-  });
-  return events;
-}
+/** Runs a goal for up to six cycles on virtual time; returns every event (a stream error as a `stream-error` one). */
+const run = (t: { deepEqual: (a: unknown, b: unknown) => void }, options: AgentOptions): AgentEvent[] => runGoal(t, options);
 
 test('a watcher that throws is dropped with a critical error event naming it; the run goes on and stops normally', (t) => {
   let seen = 0;
