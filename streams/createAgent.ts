@@ -276,7 +276,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
     const internal$ = new Subject<Entering>();
     let halted = false;
     let haltReason = 'input ended';
-    /** When the run was halted: the `stopped` event's time, so a replay halting at that moment ends identically however long the original took to drain. */
+    /** When the run was halted, on the runtime's clock (a stop command's pass time): the `stopped` event's time, so a replay halting at that moment ends identically however long the original took to drain. */
     let haltAt: number | undefined;
     let inputsEnded = false;
     let connected = false;
@@ -330,7 +330,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
       if (halted) return;
       halted = true;
       haltReason = reason;
-      haltAt = scheduler.now();
+      haltAt = runtime.now();
       driver.halt();
       abandonAfterTask();
       halt$.next();
