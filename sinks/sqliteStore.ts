@@ -4,7 +4,8 @@
  * episodes, triples, provenance). Uses the asynchronous `sqlite3` driver with
  * WAL and `synchronous=NORMAL` (or FULL). Every driver error is translated into
  * a {@link StoreError} that names the file and says what to do (read-only,
- * full, locked, not a database).
+ * full, locked, not a database). What a file must be to be opened (its schema
+ * version, its migrations) is storeVersion.ts's.
  *
  * Writes go through {@link SqliteStore.write}: one transaction per
  * {@link WriteBatch} (made by {@link SqliteStore.batch}). Rows arrive as JSON
@@ -19,7 +20,8 @@ import { pathToFileURL } from 'node:url';
 import sqlite3 from 'sqlite3';
 import { StoreError, translate } from './storeError.js';
 import { WriterLock } from './writerLock.js';
-import { INSERT_ORDER, INSERT_SQL, MIGRATIONS, SCHEMA_VERSION, type EventRow, type SessionRow, type SignalRow, type SnapshotRow } from './storeSchema.js';
+import { INSERT_ORDER, INSERT_SQL, type EventRow, type SessionRow, type SignalRow, type SnapshotRow } from './storeSchema.js';
+import { migrate, requireCurrentSchema, requireWritableSchema, type SchemaConnection } from './storeVersion.js';
 import { WriteBatch, type InsertTable } from './writeBatch.js';
 
 export type Synchronous = 'normal' | 'full';
@@ -95,10 +97,10 @@ export class SqliteStore {
     }
     return store.prepare(async () => {
       // Checked before anything changes, the journal mode included.
-      await store.requireWritableSchema(access);
+      await requireWritableSchema(store.connection, access);
       await store.run('PRAGMA journal_mode = WAL');
       await store.run(`PRAGMA synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
-      await store.migrate();
+      await migrate(store.connection);
       await store.markCrashedSessions();
     });
   }
@@ -113,13 +115,13 @@ export class SqliteStore {
     if (file === ':memory:') throw new StoreError('store: open: :memory: is a new, empty store each time: pass the file to read (--db FILE)', 'MISSING');
     try {
       const store = await SqliteStore.connect(file, file, sqlite3.OPEN_READONLY, options);
-      return await store.prepare(() => store.checkVersion());
+      return await store.prepare(() => requireCurrentSchema(store.connection));
     } catch (error) {
       const unwritable = error instanceof StoreError && (error.code === 'SQLITE_READONLY' || error.code === 'SQLITE_CANTOPEN');
       if (!unwritable || existsSync(`${file}-wal`)) throw error;
       const immutable = `${pathToFileURL(file).href}?immutable=1`;
       const store = await SqliteStore.connect(file, immutable, sqlite3.OPEN_READONLY | sqlite3.OPEN_URI, options);
-      return store.prepare(() => store.checkVersion());
+      return store.prepare(() => requireCurrentSchema(store.connection));
     }
   }
 
@@ -141,64 +143,6 @@ export class SqliteStore {
       throw error;
     }
     return this;
-  }
-
-  /** The file's schema version, refused when it is newer than this program's or one no version writes (negative). */
-  private async schemaVersion(): Promise<number> {
-    const { user_version: version } = (await this.get<{ user_version: number }>('PRAGMA user_version'))!;
-    if (version > SCHEMA_VERSION) {
-      throw new StoreError(`store: open: ${this.file} has schema version ${version}, newer than this program's ${SCHEMA_VERSION}: upgrade ooda-rx`, 'SCHEMA');
-    }
-    if (version < 0) {
-      throw new StoreError(`store: open: ${this.file} has schema version ${version} (PRAGMA user_version), which no ooda-rx writes: it is damaged or not an ooda-rx store; pass another --db`, 'SCHEMA');
-    }
-    return version;
-  }
-
-  /** The file's schema version, refused when the file has none (it is not an ooda-rx store). */
-  private async requireSchema(): Promise<number> {
-    const version = await this.schemaVersion();
-    if (version === 0) throw new StoreError(`store: open: ${this.file} is not an ooda-rx store (it has no schema): pass another --db`, 'SCHEMA');
-    return version;
-  }
-
-  /**
-   * For a writer: the file must be an ooda-rx store this program can migrate.
-   * `create` also takes an empty database (it becomes a store), never one that
-   * holds tables of its own; `existing` (continuing a store) takes no empty one.
-   */
-  private async requireWritableSchema(access: 'create' | 'existing'): Promise<void> {
-    if (access === 'existing') {
-      await this.requireSchema();
-      return;
-    }
-    if ((await this.schemaVersion()) > 0) return;
-    const found = await this.all<{ type: string; name: string }>('SELECT type, name FROM sqlite_master ORDER BY rowid LIMIT 4');
-    if (found.length === 0) return;
-    const named = found.slice(0, 3).map((r) => `${r.type} ${r.name}`).join(', ') + (found.length > 3 ? ', …' : '');
-    throw new StoreError(`store: open: ${this.file} is an SQLite database but not an ooda-rx store (it holds ${named}): ooda writes only its own stores or empty files; pass another --db`, 'SCHEMA');
-  }
-
-  /** For a read-only store: the schema must be this program's, since it cannot be migrated. */
-  private async checkVersion(): Promise<void> {
-    const version = await this.requireSchema();
-    if (version < SCHEMA_VERSION) {
-      throw new StoreError(`store: open: ${this.file} has schema version ${version}, older than this program's ${SCHEMA_VERSION}: a command that writes it (ooda resume) migrates it`, 'SCHEMA');
-    }
-  }
-
-  /** Applies the missing migrations; also proves the file is writable (it always writes `user_version`). */
-  private async migrate(): Promise<void> {
-    await this.run('BEGIN IMMEDIATE');
-    try {
-      const version = await this.schemaVersion();
-      for (let v = version; v < SCHEMA_VERSION; v++) await this.execScript(MIGRATIONS[v]!);
-      await this.run(`PRAGMA user_version = ${SCHEMA_VERSION}`);
-      await this.run('COMMIT');
-    } catch (error) {
-      await this.run('ROLLBACK').catch(() => undefined);
-      throw error;
-    }
   }
 
   /**
@@ -363,10 +307,18 @@ export class SqliteStore {
     });
   }
 
-  private execScript(sql: string): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.db.exec(sql, (error: Error | null) => (error ? reject(translate(error, this.file, 'migrate')) : resolve()));
-    });
+  /** What the schema checks and migrations need of this connection (see storeVersion.ts). */
+  private get connection(): SchemaConnection {
+    return {
+      file: this.file,
+      get: (sql) => this.get(sql),
+      all: (sql) => this.all(sql),
+      run: (sql) => this.run(sql),
+      execScript: (sql) =>
+        new Promise((resolve, reject) => {
+          this.db.exec(sql, (error: Error | null) => (error ? reject(translate(error, this.file, 'migrate')) : resolve()));
+        }),
+    };
   }
 
   /** Closes the file (finalising cached statements); safe to call twice. */

@@ -1,0 +1,78 @@
+/**
+ * The store file's schema version (`PRAGMA user_version`) and its forward
+ * migrations: what a file must be before a store is opened on it. A file
+ * newer than this program, or with a version no ooda-rx writes, is refused; a
+ * writer takes an older store (and migrates it) or an empty file, never
+ * another program's database; a reader needs this program's version, since
+ * it cannot migrate. Each refusal is a {@link StoreError} naming the file.
+ */
+import { StoreError } from './storeError.js';
+import { MIGRATIONS, SCHEMA_VERSION } from './storeSchema.js';
+
+/** What the checks need of a store's connection. */
+export interface SchemaConnection {
+  readonly file: string;
+  get<T>(sql: string): Promise<T | undefined>;
+  all<T>(sql: string): Promise<T[]>;
+  run(sql: string): Promise<void>;
+  /** Runs a script of several statements (a migration). */
+  execScript(sql: string): Promise<void>;
+}
+
+/** The file's schema version, refused when it is newer than this program's or one no version writes (negative). */
+async function schemaVersion(c: SchemaConnection): Promise<number> {
+  const { user_version: version } = (await c.get<{ user_version: number }>('PRAGMA user_version'))!;
+  if (version > SCHEMA_VERSION) {
+    throw new StoreError(`store: open: ${c.file} has schema version ${version}, newer than this program's ${SCHEMA_VERSION}: upgrade ooda-rx`, 'SCHEMA');
+  }
+  if (version < 0) {
+    throw new StoreError(`store: open: ${c.file} has schema version ${version} (PRAGMA user_version), which no ooda-rx writes: it is damaged or not an ooda-rx store; pass another --db`, 'SCHEMA');
+  }
+  return version;
+}
+
+/** The file's schema version, refused when the file has none (it is not an ooda-rx store). */
+async function requireSchema(c: SchemaConnection): Promise<number> {
+  const version = await schemaVersion(c);
+  if (version === 0) throw new StoreError(`store: open: ${c.file} is not an ooda-rx store (it has no schema): pass another --db`, 'SCHEMA');
+  return version;
+}
+
+/**
+ * For a writer: the file must be an ooda-rx store this program can migrate.
+ * `create` also takes an empty database (it becomes a store), never one that
+ * holds tables of its own; `existing` (continuing a store) takes no empty one.
+ */
+export async function requireWritableSchema(c: SchemaConnection, access: 'create' | 'existing'): Promise<void> {
+  if (access === 'existing') {
+    await requireSchema(c);
+    return;
+  }
+  if ((await schemaVersion(c)) > 0) return;
+  const found = await c.all<{ type: string; name: string }>('SELECT type, name FROM sqlite_master ORDER BY rowid LIMIT 4');
+  if (found.length === 0) return;
+  const named = found.slice(0, 3).map((r) => `${r.type} ${r.name}`).join(', ') + (found.length > 3 ? ', …' : '');
+  throw new StoreError(`store: open: ${c.file} is an SQLite database but not an ooda-rx store (it holds ${named}): ooda writes only its own stores or empty files; pass another --db`, 'SCHEMA');
+}
+
+/** For a read-only store: the schema must be this program's, since it cannot be migrated. */
+export async function requireCurrentSchema(c: SchemaConnection): Promise<void> {
+  const version = await requireSchema(c);
+  if (version < SCHEMA_VERSION) {
+    throw new StoreError(`store: open: ${c.file} has schema version ${version}, older than this program's ${SCHEMA_VERSION}: a command that writes it (ooda resume) migrates it`, 'SCHEMA');
+  }
+}
+
+/** Applies the missing migrations; also proves the file is writable (it always writes `user_version`). */
+export async function migrate(c: SchemaConnection): Promise<void> {
+  await c.run('BEGIN IMMEDIATE');
+  try {
+    const version = await schemaVersion(c);
+    for (let v = version; v < SCHEMA_VERSION; v++) await c.execScript(MIGRATIONS[v]!);
+    await c.run(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    await c.run('COMMIT');
+  } catch (error) {
+    await c.run('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
