@@ -46,14 +46,11 @@ import {
   tap,
   type Connectable,
   type Observable,
-  type OperatorFunction,
-  type SchedulerLike,
 } from 'rxjs';
 import { Mind } from '../mind/mind.js';
 import { policySkill } from '../mind/policySkill.js';
-import { Psyche, type PsycheOptions } from '../mind/psyche.js';
-import { SkillRegistry, type Skill } from '../mind/skills.js';
-import type { Tool } from '../mind/tool.js';
+import { Psyche } from '../mind/psyche.js';
+import { SkillRegistry } from '../mind/skills.js';
 import { builtinTools } from '../mind/tools/index.js';
 import { abandonable } from '../operators/abandonable.js';
 import { act } from '../operators/act.js';
@@ -71,87 +68,16 @@ import { reflect } from '../operators/reflect.js';
 import { stamp } from '../operators/stamp.js';
 import { verify } from '../operators/verify.js';
 import { builtinCommands } from './commands.js';
-import { commandsOption, configOption, listOption, registerEach } from './agentOptions.js';
-import type { AgentConfig, AgentConfigInput } from './config.js';
+import { commandsOption, configOption, listOption, registerEach, type AgentOptions, type AgentSources, type Entering, type Stages } from './agentOptions.js';
+import type { AgentConfig } from './config.js';
 import type { Cycle, Watcher } from './cycle.js';
 import { CycleDriver } from './driver.js';
 import type { AgentEvent, Draft } from './events.js';
 import { admitInjected } from './injection.js';
 import { isObject } from './isObject.js';
 import { planningCommands } from './planningCommands.js';
-import { createRuntime, type CommandHandler, type Runtime } from './runtime.js';
+import { createRuntime, type Runtime } from './runtime.js';
 import type { Signal, Stimulus } from './signals.js';
-
-/** The default stages, for building a custom cycle. */
-export interface Stages {
-  observe: OperatorFunction<Cycle, Cycle>;
-  orient: OperatorFunction<Cycle, Cycle>;
-  /** Plans for the goal and steers decide toward the plan's next step. */
-  plan: OperatorFunction<Cycle, Cycle>;
-  decide: OperatorFunction<Cycle, Cycle>;
-  /** The psyche's shadow veto and the skills' verifiers. */
-  verify: OperatorFunction<Cycle, Cycle>;
-  act: OperatorFunction<Cycle, Cycle>;
-  consolidate: OperatorFunction<Cycle, Cycle>;
-}
-
-
-export interface AgentOptions {
-  /** Configuration; missing keys take their defaults. */
-  config?: AgentConfigInput;
-  /** The only clock. Default: asyncScheduler; pass a TestScheduler for marble tests. */
-  scheduler?: SchedulerLike;
-  /** Session id stamped on every event. Default `session-1`. */
-  session?: string;
-  /** A mind to run (e.g. restored from a store). Default: a fresh mind with the built-in tools. */
-  mind?: Mind;
-  /** Extra tools, registered after the built-ins. */
-  tools?: Tool[];
-  /** Replace the cycle: receives the default stages, returns the chain (e.g. with a veto before act). */
-  cycle?: (stages: Stages, runtime: Runtime) => OperatorFunction<Cycle, Cycle>;
-  /**
-   * Stateful operators over finished passes, applied in order after the
-   * built-in ones: followPlans, reflect and loop detection (`interveneOnLoops`,
-   * off with `loopDetection.enabled: false`). A watcher that errors (throws)
-   * or completes early (e.g. `first()`) is dropped from the chain for the rest
-   * of the run: a critical `error` event names it (`watchers[2] (name)`), the
-   * pass it failed on goes on, and later passes bypass it; the run carries on.
-   */
-  watchers?: Watcher[];
-  /** Skills run before act, in descending priority, after the built-in policy skill (priority 100). */
-  skills?: Skill[];
-  /** The psyche's archetypes and shadow patterns (defaults: see mind/psyche.ts); ignored when the mind has a psyche already. */
-  psyche?: PsycheOptions;
-  /**
-   * Extra command handlers (by command name). Command signals from outside
-   * (stdin, WebSocket) may name them; a name the agent has no handler for is
-   * rejected, naming the accepted ones.
-   */
-  commands?: Iterable<[string, CommandHandler]>;
-  /** Sequence number of the first run's first event (later runs continue the sequence). Default 1. */
-  firstSeq?: number;
-  /**
-   * Called as each signal (or rejected stimulus) begins its pass, in processing
-   * order and at its scheduler time: exactly what a store must record for a
-   * replay (`AgentSources.signals` with `drive: false`) to reproduce the run.
-   */
-  onEnter?: (entering: Entering) => void;
-}
-
-export interface AgentSources {
-  /** Finite inputs (stdin, a file): the run may end once they have all ended. */
-  inputs?: Observable<Stimulus>[];
-  /** Finite, trusted, already-built signals (a replayed recording); they count as inputs. */
-  signals?: Observable<Signal>[];
-  /** Signals that never end the run by themselves (heartbeat, sensors); stopped first on shutdown. */
-  ambient?: Observable<Signal>[];
-  /** Keep running after inputs end while there is no work (a WebSocket server is listening). */
-  keepAlive?: boolean;
-  /** Feed exactly these signals and never drive ticks (replay). */
-  drive?: boolean;
-  /** While the latest value is true the driver starts no new cycle (a sink's backpressure). */
-  hold?: Observable<boolean>;
-}
 
 export interface Agent {
   readonly runtime: Runtime;
@@ -193,11 +119,11 @@ export interface Agent {
   inject(signal: Signal): boolean;
 }
 
+export type { AgentOptions, AgentSources, Entering, Stages } from './agentOptions.js';
+
 /** The watchers every agent runs before its own. */
 const DEFAULT_WATCHERS: readonly Watcher[] = [followPlans, reflect, interveneOnLoops];
 
-/** What enters a pass: a signal, or a stimulus perceive rejected. */
-export type Entering = { signal: Signal } | { rejected: Draft<'rejected'> };
 
 /** A pass that only reports a rejected stimulus. */
 function rejectionPass(rejected: Draft<'rejected'>): Cycle {
