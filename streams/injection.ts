@@ -12,7 +12,7 @@
 import { describeValue } from '../mind/describeValue.js';
 import { isObject } from './isObject.js';
 import { EXTERNAL_SIGNAL_TYPES, type InternalSignal, type Signal } from './signals.js';
-import { validateSignal } from './validateSignal.js';
+import { signalTypeProblem, validateSignal } from './validateSignal.js';
 
 /** The runtime's own signal types inject accepts (`rejected` only reports a rejection, it is not injected). */
 const INTERNAL_TYPES: Record<Exclude<InternalSignal['type'], 'rejected'>, true> = { tick: true, heartbeat: true, feedback: true, error: true };
@@ -28,10 +28,7 @@ export type Injection = { ok: true; signal: Signal } | { ok: false; reason: stri
 export function admitInjected(value: unknown): Injection {
   if (!isObject(value)) return refuse(`expected a signal object with a "type" field, got ${describeValue(value)}`);
   const { type, depth = 0, meta = { source: 'inject' }, at, ...body } = value;
-  if (!TYPES.has(type)) {
-    const expected = `expected one of ${INJECTABLE_TYPES.join(', ')}`;
-    return refuse(type === undefined ? `missing "type" (${expected})` : `unknown signal type ${JSON.stringify(type)} (${expected})`);
-  }
+  if (!TYPES.has(type)) return refuse(signalTypeProblem(type, INJECTABLE_TYPES));
   if (!Number.isInteger(depth) || (depth as number) < 0) return refuse(`invalid ${type} signal: depth: expected a whole number ≥ 0, got ${describeValue(depth)}`);
   if (!isObject(meta)) return refuse(`invalid ${type} signal: meta: expected an object (source, session, correlationId), got ${describeValue(meta)}`);
   if (at !== undefined && !Number.isFinite(at)) return refuse(`invalid ${type} signal: at: expected a scheduler time in ms, got ${describeValue(at)}`);

@@ -44,10 +44,15 @@ function shapeProblem(value: unknown, transport: TransportRule | undefined): str
   }
   const type = (value as { type?: unknown }).type;
   if (types.includes(type as string)) return envelopeProblem(type as string, value);
-  const expected = `expected one of ${types.join(', ')}`;
-  if (type === undefined) return `missing "type" (${expected})`;
   const known = (EXTERNAL_SIGNAL_TYPES as readonly unknown[]).includes(type);
-  return known ? `${type as string} signals are not accepted ${transport?.name ?? 'here'} (${expected})` : `unknown signal type ${JSON.stringify(type)} (${expected})`;
+  if (known) return `${type as string} signals are not accepted ${transport?.name ?? 'here'} (expected one of ${types.join(', ')})`;
+  return signalTypeProblem(type, types);
+}
+
+/** Why a `type` that is none of `accepted` is refused: missing, or unknown; the accepted types are listed. */
+export function signalTypeProblem(type: unknown, accepted: readonly string[]): string {
+  const expected = `expected one of ${accepted.join(', ')}`;
+  return type === undefined ? `missing "type" (${expected})` : `unknown signal type ${JSON.stringify(type)} (${expected})`;
 }
 
 /** The envelope fields the runtime sets on a signal from outside, and what it sets them to. */
