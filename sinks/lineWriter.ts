@@ -9,6 +9,7 @@
  */
 import type { Writable } from 'node:stream';
 import type { Observer } from 'rxjs';
+import { streamFailure } from './streamFailure.js';
 
 export interface LineSinkOptions {
   onClosed?: (error: Error) => void;
@@ -69,7 +70,7 @@ export function toLines<T>(writable: Writable, format: (value: T) => string | nu
     },
     error(error) {
       flush();
-      process.stderr.write(`ooda: event stream failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(`ooda: ${streamFailure(error)}\n`);
     },
     complete() {
       flush();

@@ -33,6 +33,7 @@ import type { AgentEvent, EventOf } from '../streams/events.js';
 import { StoreError, translate } from './storeError.js';
 import type { SqliteStore } from './sqliteStore.js';
 import type { InsertRows, InsertTable } from './writeBatch.js';
+import { streamFailure } from './streamFailure.js';
 
 export interface SqliteSinkOptions {
   /** Rows that start a flush at once. Default 500. */
@@ -155,7 +156,7 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
   return {
     next: onEvent,
     error(error) {
-      log(`event stream failed: ${error instanceof Error ? error.message : String(error)}`);
+      log(streamFailure(error));
       flush();
     },
     complete: flush,

@@ -25,6 +25,7 @@ import type { Observer } from 'rxjs';
 import type { AgentEvent, EventKind } from '../streams/events.js';
 import { CLOSE_SLOW_CONSUMER, type Snapshot } from '../streams/wsProtocol.js';
 import type { WsClient, WsServer } from './wsServer.js';
+import { streamFailure } from './streamFailure.js';
 
 export interface WebSocketSinkOptions {
   maxQueuedBytes?: number;
@@ -130,7 +131,7 @@ export function toWebSocket(server: WsServer, options: WebSocketSinkOptions = {}
     },
     error(error) {
       flushAll();
-      process.stderr.write(`ooda: event stream failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(`ooda: ${streamFailure(error)}\n`);
     },
     complete() {
       flushAll();
