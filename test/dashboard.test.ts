@@ -1,17 +1,17 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import WebSocket from 'ws';
 import { Subject } from 'rxjs';
 import { z } from 'zod';
 import { Mind } from '../mind/mind.js';
 import type { Tool } from '../mind/tool.js';
 import { toWebSocket } from '../sinks/toWebSocket.js';
-import { WsServer } from '../sinks/wsServer.js';
+import { WsServer, type WsServerOptions } from '../sinks/wsServer.js';
 import { createAgent } from '../streams/createAgent.js';
 import type { AgentEvent } from '../streams/events.js';
 import { packageRoot } from '../streams/packageRoot.js';
@@ -184,17 +184,23 @@ function emptySnapshot(session: string): Snapshot {
   return { type: 'snapshot', session, cycle: 0, paused: false, goals: [], memory: { size: 0, capacity: 100, pressure: 0, recent: [] }, decisions: [], episodes: 0, facts: 0 };
 }
 
-test('in Chromium: a server that sends nothing, not even keepalives, shows as stale until data flows again', async (t) => {
-  const server = await WsServer.listen({ port: 0, token: TOKEN, keepaliveMs: 400 });
+/** A server with no agent behind it (an empty snapshot of `session`), and a page open on it (`hash` after its URL); both closed after the test. */
+async function pageOnQuietServer(t: ExecutionContext, options: Partial<WsServerOptions>, session: string, hash = ''): Promise<{ server: WsServer; page: Page }> {
+  const server = await WsServer.listen({ port: 0, token: TOKEN, ...options });
   const events$ = new Subject<AgentEvent>();
-  events$.subscribe(toWebSocket(server, { snapshot: () => emptySnapshot('frozen') }));
+  events$.subscribe(toWebSocket(server, { snapshot: () => emptySnapshot(session) }));
   const browser = await launch();
   t.teardown(async () => {
     await browser.dispose();
     await server.close();
   });
   const page = await browser.context.newPage();
-  await page.goto(server.url);
+  await page.goto(`${server.url}${hash}`);
+  return { server, page };
+}
+
+test('in Chromium: a server that sends nothing, not even keepalives, shows as stale until data flows again', async (t) => {
+  const { page } = await pageOnQuietServer(t, { keepaliveMs: 400 }, 'frozen');
   await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
   await page.locator('#session', { hasText: 'frozen' }).waitFor({ timeout: 10_000 });
   await page.evaluate(() => {
@@ -296,16 +302,7 @@ test('in Chromium: a goal too long for one frame is refused before sending, nami
 });
 
 test('in Chromium: when the server closes with 1009 (a frame over its limit), the page says so in a toast', async (t) => {
-  const server = await WsServer.listen({ port: 0, token: TOKEN, maxPayload: 1024 });
-  const events$ = new Subject<AgentEvent>();
-  events$.subscribe(toWebSocket(server, { snapshot: () => emptySnapshot('small-frames') }));
-  const browser = await launch();
-  t.teardown(async () => {
-    await browser.dispose();
-    await server.close();
-  });
-  const page = await browser.context.newPage();
-  await page.goto(`${server.url}#token=${TOKEN}`);
+  const { page } = await pageOnQuietServer(t, { maxPayload: 1024 }, 'small-frames', `#token=${TOKEN}`);
   await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
   // 2,400 bytes: under the page's 64 KiB, over this server's 1 KiB.
   const description = `Find ${'moons '.repeat(400)}`;
