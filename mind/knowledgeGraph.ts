@@ -52,11 +52,11 @@ export function emptySymbolProblem(label: string): string | null {
  * runtime's own bookkeeping, written only by the runtime). Null when it may.
  */
 export function externalFactProblem(fact: { subject: string; predicate: string; object: string }): string | null {
+  const ids = { subject: symbolId(fact.subject), predicate: symbolId(fact.predicate), object: symbolId(fact.object) };
   for (const part of ['subject', 'predicate', 'object'] as const) {
-    const problem = emptySymbolProblem(fact[part]);
-    if (problem) return `${part}: ${problem}`;
+    if (!ids[part]) return `${part}: ${emptySymbolProblem(fact[part])!}`;
   }
-  if (isMetadataPredicate(symbolId(fact.predicate))) {
+  if (isMetadataPredicate(ids.predicate)) {
     return `predicate: ${JSON.stringify(fact.predicate)} is reserved: agent:* predicates are the runtime's own bookkeeping`;
   }
   return null;
