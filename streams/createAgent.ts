@@ -227,9 +227,13 @@ export function createAgent(options: AgentOptions = {}): Agent {
       const atMax = drive && mind.cycle >= config.maxCycles;
       // At max cycles a live run (keepAlive) stops at once; otherwise finite input is still read to its end.
       if (atMax && sources.keepAlive) return halt('max cycles reached');
-      if (idle()) {
-        halt(atMax ? 'max cycles reached' : !mind.goals.hasActive() ? 'input ended and no goal is active' : mind.paused ? 'input ended (agent paused)' : driver.isStalled ? 'input ended with goals still active (ticks decided nothing)' : 'input ended with goals still active (cycles are stepped, not driven)');
-      }
+      if (idle()) halt(atMax ? 'max cycles reached' : idleStopReason());
+    };
+    /** Why a run whose inputs have ended and that has nothing left to do stops. */
+    const idleStopReason = (): string => {
+      if (!mind.goals.hasActive()) return 'input ended and no goal is active';
+      if (mind.paused) return 'input ended (agent paused)';
+      return driver.isStalled ? 'input ended with goals still active (ticks decided nothing)' : 'input ended with goals still active (cycles are stepped, not driven)';
     };
     let abandonScheduled = false;
     /** Once the current task is over, gives up on the pass in flight if it is still waiting. */
