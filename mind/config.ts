@@ -22,6 +22,8 @@ export const MindConfig = z.object({
     stallThreshold: z.number().int().positive().default(6),
     /** Plan retries before a goal fails (seed 002: 3). */
     maxBacktrackAttempts: z.number().int().nonnegative().default(3),
+    /** Finished (completed or failed) goals kept in the mind; older ones are retired with their plans, so a long run stays bounded. */
+    finishedGoalsKept: z.number().int().nonnegative().default(100),
     tools: z
       .object({
         /** shell_exec runs nothing unless this is true. */

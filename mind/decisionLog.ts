@@ -52,6 +52,11 @@ export class DecisionLog {
     return this.byGoal.get(goalId)?.recent ?? [];
   }
 
+  /** Drops a retired goal's history (not journaled: see `GoalBook.retireFinished`). */
+  forget(goalId: string): void {
+    this.byGoal.delete(goalId);
+  }
+
   toJSON(): Record<string, { recent: string[]; used: string[] }> {
     const out: Record<string, { recent: string[]; used: string[] }> = {};
     for (const [goal, h] of this.byGoal) out[goal] = { recent: [...h.recent], used: [...h.used].sort() };

@@ -77,6 +77,9 @@ export interface NewGoal {
  * The agent's goals, in creation order. Active and suspended goals are also
  * indexed, so the per-cycle questions (focus, active goals, goals waiting on
  * an intervention) cost the number of such goals, not of every goal ever made.
+ * Finished goals (completed or failed) are indexed in the order they finished,
+ * so the oldest can be retired (`retireFinished`) and the book stays bounded
+ * on a long run.
  */
 export class GoalBook {
   private readonly goals = new Map<string, Goal>();
@@ -84,6 +87,8 @@ export class GoalBook {
   private readonly rank = new Map<Goal, number>();
   private nextRank = 0;
   private readonly byStatus: Record<'Active' | 'Suspended', Set<Goal>> = { Active: new Set(), Suspended: new Set() };
+  /** Completed and failed goals, in the order they finished (creation order for goals loaded finished). */
+  private readonly finished = new Set<Goal>();
   private digestSum = 0;
 
   constructor(private readonly journal: Journal) {}
@@ -179,6 +184,29 @@ export class GoalBook {
     return stored;
   }
 
+  /** How many goals are completed or failed. */
+  get finishedCount(): number {
+    return this.finished.size;
+  }
+
+  /**
+   * Removes the longest-finished goals until at most `keep` finished goals are
+   * left, and returns them. A goal whose parent is still in the book and
+   * unfinished stays: the parent settles on its children. Not journaled: call
+   * it between passes (a rollback never brings a retired goal back).
+   */
+  retireFinished(keep: number): Goal[] {
+    const retired: Goal[] = [];
+    for (const goal of this.finished) {
+      if (this.finished.size <= keep) break;
+      const parent = goal.parentId === undefined ? undefined : this.goals.get(goal.parentId);
+      if (parent && !this.finished.has(parent)) continue;
+      this.forget(goal);
+      retired.push(goal);
+    }
+    return retired;
+  }
+
   /** Whether the goal has gone `stallThreshold` cycles without progress. */
   isStalled(goal: Goal): boolean {
     return goal.cyclesWorked - goal.lastProgressCycle >= goal.stallThreshold;
@@ -193,6 +221,7 @@ export class GoalBook {
     this.rank.clear();
     this.byStatus.Active.clear();
     this.byStatus.Suspended.clear();
+    this.finished.clear();
     this.digestSum = 0;
     for (const goal of goals) this.insert({ ...goal, childIds: [...goal.childIds], matched: [...goal.matched] });
   }
@@ -215,25 +244,25 @@ export class GoalBook {
     this.digestSum = (this.digestSum - goalHash(goal)) | 0;
     mutate();
     this.digestSum = (this.digestSum + goalHash(goal)) | 0;
-    if (goal.status !== status) {
-      this.withStatus(status)?.delete(goal);
-      this.withStatus(goal.status)?.add(goal);
+    if (this.withStatus(goal.status) !== this.withStatus(status)) {
+      this.withStatus(status).delete(goal);
+      this.withStatus(goal.status).add(goal);
     }
   }
 
   private enter(goal: Goal): void {
-    this.withStatus(goal.status)?.add(goal);
+    this.withStatus(goal.status).add(goal);
     this.digestSum = (this.digestSum + goalHash(goal)) | 0;
   }
 
   private leave(goal: Goal): void {
-    this.withStatus(goal.status)?.delete(goal);
+    this.withStatus(goal.status).delete(goal);
     this.digestSum = (this.digestSum - goalHash(goal)) | 0;
   }
 
-  /** The index of goals with this status, for the statuses that have one. */
-  private withStatus(status: GoalStatus): Set<Goal> | undefined {
-    return status === 'Active' || status === 'Suspended' ? this.byStatus[status] : undefined;
+  /** The index of goals with this status. */
+  private withStatus(status: GoalStatus): Set<Goal> {
+    return status === 'Active' || status === 'Suspended' ? this.byStatus[status] : this.finished;
   }
 }
 

@@ -60,6 +60,8 @@ export interface MindExtension {
   readonly name: string;
   toJSON(): unknown;
   load(json: unknown): void;
+  /** Drops what the extension keeps for a goal that has been retired (see `Mind.checkpoint`); called between passes. */
+  forgetGoal?(goalId: string): void;
 }
 
 /**
@@ -215,8 +217,20 @@ export class Mind {
     return h.toString(16).padStart(8, '0');
   }
 
-  /** Marks the state a signal entered with (see `rollback`). */
+  /**
+   * Marks the state a signal entered with (see `rollback`). First retires the
+   * goals that finished longest ago, past `finishedGoalsKept`, with their
+   * decision history and what extensions keep for them (their plans): done
+   * here, between passes, so no rollback brings them back, and a long run's
+   * state stays bounded. Their events stay in the store.
+   */
   checkpoint(): void {
+    if (this.goals.finishedCount > this.config.finishedGoalsKept) {
+      for (const goal of this.goals.retireFinished(this.config.finishedGoalsKept)) {
+        this.decisions.forget(goal.id);
+        for (const extension of this.extensions.values()) extension.forgetGoal?.(goal.id);
+      }
+    }
     this.journal.checkpoint();
   }
 

@@ -217,6 +217,12 @@ export class Planner implements MindExtension {
     return { plan, change: 'created', reason: `${reason}; ${strategy.name} strategy (similarity ${strategy.similarity.toFixed(3)}), ${order}` };
   }
 
+  /** Drops a retired goal's plan and failure count. */
+  forgetGoal(goalId: string): void {
+    this.put(goalId, undefined);
+    this.failedPlans.delete(goalId);
+  }
+
   toJSON(): z.infer<typeof PlannerState> {
     return { plans: this.plans().map(clonePlan), failed: Object.fromEntries(this.failedPlans) };
   }

@@ -1,0 +1,102 @@
+import test from 'ava';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { from, lastValueFrom } from 'rxjs';
+import { defaultMindConfig } from '../mind/config.js';
+import { Mind } from '../mind/mind.js';
+import { Planner } from '../mind/planner.js';
+import { SqliteStore } from '../sinks/sqliteStore.js';
+import { AgentConfig } from '../streams/config.js';
+import { createAgent } from '../streams/createAgent.js';
+import { replaySession } from '../streams/replay.js';
+import { Persistence } from '../streams/session.js';
+import { goalSignal, runOnVirtualTime } from './mindFixtures.js';
+
+const mindKeeping = (finishedGoalsKept: number): Mind => new Mind({ config: { ...defaultMindConfig(), finishedGoalsKept } });
+const ids = (mind: Mind): string[] => mind.goals.all().map((g) => g.id);
+
+test('the goals that finished longest ago are retired past finishedGoalsKept, with their decision history, at the next pass; a rollback does not bring them back', (t) => {
+  const mind = mindKeeping(2);
+  const goals = [1, 2, 3, 4, 5].map((n) => mind.addGoal({ description: `goal ${n}` }));
+  for (const goal of goals) mind.decisions.record(goal.id, 'kg_query');
+  // Finished out of creation order: goal 3 first, so it is the first to go.
+  for (const [index, status] of [[2, 'Completed'], [0, 'Failed'], [1, 'Completed'], [3, 'Completed']] as const) mind.goals.update(goals[index]!, { status });
+  t.deepEqual(ids(mind), goals.map((g) => g.id), 'nothing is retired during the pass');
+
+  mind.checkpoint();
+  t.deepEqual(ids(mind), [goals[1]!.id, goals[3]!.id, goals[4]!.id], 'the two that finished last and the active one are kept');
+  t.is(mind.goals.finishedCount, 2);
+  t.deepEqual(mind.decisions.recent(goals[2]!.id), [], 'a retired goal has no decision history');
+  t.deepEqual(mind.decisions.recent(goals[1]!.id), ['kg_query']);
+
+  mind.goals.update(goals[4]!, { priority: 7 });
+  mind.rollback();
+  t.deepEqual(ids(mind), [goals[1]!.id, goals[3]!.id, goals[4]!.id], 'rollback undoes the pass, not the retirement before it');
+  t.is(mind.goals.get(goals[4]!.id)!.priority, 128);
+});
+
+test('a finished sub-goal stays while its parent is unfinished (the parent settles on it) and is retired after the parent finishes', (t) => {
+  const mind = mindKeeping(1);
+  const parent = mind.addGoal({ description: 'parent' });
+  const child = mind.addGoal({ description: 'child', parentId: parent.id });
+  const other = mind.addGoal({ description: 'other' });
+  mind.goals.update(child, { status: 'Completed' });
+  mind.goals.update(other, { status: 'Completed' });
+  mind.checkpoint();
+  t.deepEqual(ids(mind), [parent.id, child.id], 'the child is kept although it finished first; the other goal goes');
+  mind.goals.update(parent, { status: 'Completed' });
+  mind.checkpoint();
+  t.deepEqual(ids(mind), [parent.id]);
+});
+
+test('finishedGoalsKept: 0 keeps no finished goal; a negative or fractional value is a config error naming the key', (t) => {
+  const mind = mindKeeping(0);
+  const goal = mind.addGoal({ description: 'done soon' });
+  mind.goals.update(goal, { status: 'Completed' });
+  mind.checkpoint();
+  t.deepEqual(ids(mind), []);
+  for (const bad of [-1, 2.5]) t.throws(() => AgentConfig.parse({ finishedGoalsKept: bad }), { message: /finishedGoalsKept/ });
+});
+
+const STUCK = [
+  ...Array.from({ length: 40 }, (_, i) => ({ type: 'fact' as const, subject: `planet ${i % 8}`, predicate: i % 2 ? 'orbits' : 'has moon', object: `body ${i}`, confidence: 1, depth: 0, meta: { source: 'test' } })),
+  goalSignal('Find moons and orbits of planet 3', { criteria: 'zzqx', stallThreshold: 1_000_000 }),
+];
+
+test('a long stuck run keeps a bounded mind: intervention goals past finishedGoalsKept leave with their plans, and loops are still caught', (t) => {
+  const { events, mind } = runOnVirtualTime(STUCK, { config: { maxCycles: 1500, finishedGoalsKept: 3 } });
+  const made = new Set(events.filter((e) => e.kind === 'goal' && e.change === 'added').map((e) => (e as { goalId: string }).goalId));
+  t.true(made.size > 50, `${made.size} goals were made`);
+  t.is(mind.goals.finishedCount, 3);
+  const kept = new Set(ids(mind));
+  t.true(kept.size <= 5, `${kept.size} goals kept`);
+  const state = mind.toJSON();
+  t.true(Object.keys(state.decisions).every((goalId) => kept.has(goalId)), 'decision histories only for kept goals');
+  t.true(Planner.of(mind)!.plans().every((plan) => kept.has(plan.goalId)), 'plans only for kept goals');
+  const lateInterventions = events.filter((e) => e.kind === 'intervention' && e.cycle > 1000);
+  t.true(lateInterventions.length > 5, 'loop detection goes on working after goals are retired');
+});
+
+test('a session that retires goals replays identically', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'retire-replay-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const db = join(dir, 'a.db');
+  const config = AgentConfig.parse({ seed: 5, heartbeatMs: 0, maxCycles: 400, finishedGoalsKept: 2 });
+  const persistence = await Persistence.open({ db, fresh: true }, { session: 'rec', config, log: () => undefined });
+  const agent = createAgent({ ...persistence.agentOptions(), config, session: 'rec' });
+  const input$ = from(STUCK.map(({ depth: _d, meta: _m, ...value }) => ({ source: 't', value })));
+  const events$ = agent.run({ inputs: [input$], hold: persistence.hold$ });
+  persistence.attach(agent, events$);
+  const done = lastValueFrom(events$);
+  events$.connect();
+  await done;
+  await persistence.close('done');
+  t.true(agent.mind.goals.all().length <= 4, 'goals were retired during the recorded run');
+  const store = await SqliteStore.open(db, { access: 'existing' });
+  try {
+    t.like(await replaySession(store, 'rec'), { identical: true });
+  } finally {
+    await store.close();
+  }
+});
