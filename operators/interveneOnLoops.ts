@@ -56,7 +56,7 @@ export const interveneOnLoops: Watcher = (runtime: Runtime): OperatorFunction<Cy
             record(runtime, cycle, 'warning', { message: warning.message, key: `loopDetection.${warning.key}` });
           }
           pendingWarnings = [];
-          resumeAfterInterventions(runtime, cycle);
+          settleEndedGoals(runtime, cycle, detectors);
           const action = executedAction(runtime, cycle, thinking);
           if (!action) return cycle;
           let detector = detectors.get(action.goal.id);
@@ -103,11 +103,13 @@ function executedAction(runtime: Runtime, cycle: Cycle, thinking: ReadonlySet<st
   return { goal, record: action };
 }
 
-/** Resumes the goals suspended for intervention goals that ended in this pass. */
-function resumeAfterInterventions(runtime: Runtime, cycle: Cycle): void {
-  const ended: string[] = [];
+/** Drops the detectors of the goals that ended in this pass, and resumes the goals suspended for intervention goals that ended. */
+function settleEndedGoals(runtime: Runtime, cycle: Cycle, detectors: Map<string, LoopDetector>): void {
+  const endedInterventions: string[] = [];
   for (const event of cycle.events) {
-    if (event.kind === 'goal' && (event.status === 'Completed' || event.status === 'Failed') && isInterventionGoal(event)) ended.push(event.goalId);
+    if (event.kind !== 'goal' || (event.status !== 'Completed' && event.status !== 'Failed')) continue;
+    detectors.delete(event.goalId);
+    if (isInterventionGoal(event)) endedInterventions.push(event.goalId);
   }
-  for (const goalId of ended) recordGoalChanges(runtime, cycle, endIntervention(runtime.mind, goalId));
+  for (const goalId of endedInterventions) recordGoalChanges(runtime, cycle, endIntervention(runtime.mind, goalId));
 }
