@@ -241,6 +241,7 @@ function applyLive(event) {
       break;
     }
     case 'observation':
+    case 'action':
       // The graph's own count: tools add facts without `fact` events.
       state.facts = event.facts;
       setMemorySize(event.memorySize);

@@ -87,6 +87,8 @@ export function recordOutcome(runtime: Runtime, cycle: Cycle, decision: Decision
     progress: outcome.progress,
     input: decision.input,
     stateHash: mind.stateHash(),
+    facts: mind.graph.knowledgeSize,
+    memorySize: mind.memory.size,
   });
   if (result.kind === 'ok' && result.output.asked) {
     const { questionId, text, timeoutMs } = result.output.asked;

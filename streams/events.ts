@@ -50,6 +50,10 @@ interface Bodies {
     progress: 'completed' | 'advanced' | 'failed' | 'none';
     input?: unknown;
     stateHash?: string;
+    /** The knowledge graph's size after the tool ran (facts it added have no `fact` event). */
+    facts: number;
+    /** Working-memory entries after the tool ran. */
+    memorySize: number;
   };
   goal: {
     goalId: string;
