@@ -27,12 +27,16 @@ export interface Activation {
   activation: number;
 }
 
-/** Normalises a label to a symbol id: lower case, words joined by `_`. */
+/**
+ * Normalises a label to a symbol id: lower case, words joined by `_`. Besides
+ * letters and digits it keeps `:`, `_`, `-` and the meaning-bearing `+` and
+ * `#`, so `C`, `C++` and `C#` stay three symbols.
+ */
 export function symbolId(label: string): string {
   return label
     .trim()
     .toLowerCase()
-    .replace(/[^\p{L}\p{N}:_-]+/gu, '_')
+    .replace(/[^\p{L}\p{N}:_+#-]+/gu, '_')
     .replace(/^_+|_+$/g, '');
 }
 
@@ -43,7 +47,7 @@ export function isMetadataPredicate(predicate: string): boolean {
 
 /** Why a label names no symbol (it normalises to nothing, like `"???"`); null when it names one. */
 export function emptySymbolProblem(label: string): string | null {
-  return symbolId(label) ? null : `${JSON.stringify(label)} normalises to an empty symbol (symbols keep only letters, digits, ":", "_" and "-")`;
+  return symbolId(label) ? null : `${JSON.stringify(label)} normalises to an empty symbol (symbols keep only letters, digits, ":", "_", "-", "+" and "#")`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { Mind } from '../mind/mind.js';
+import { symbolId } from '../mind/knowledgeGraph.js';
 import { ToolFailure } from '../mind/tool.js';
 import { builtinTools } from '../mind/tools/index.js';
 import { runTool } from '../mind/toolRun.js';
@@ -9,7 +10,7 @@ import type { AgentEvent } from '../streams/events.js';
 import { agentEvents, createTestAgent, factStimulus, TestScheduler } from '../streams/testing.js';
 import { contextFor } from './mindFixtures.js';
 
-const EMPTY = '" normalises to an empty symbol (symbols keep only letters, digits, ":", "_" and "-")';
+const EMPTY = '" normalises to an empty symbol (symbols keep only letters, digits, ":", "_", "-", "+" and "#")';
 
 /** Why perceive rejects a fact line, or 'ok'. */
 function factReason(subject: string, predicate: string, object: string): string {
@@ -72,4 +73,37 @@ test("the runtime's own agent:* writes through kg_mutate stay allowed", async (t
   const output = await runKgMutate(mind, { subject: 'goal-1', predicate: 'agent:explored', object: 'mars' });
   t.true(output.ok);
   t.is(mind.graph.query({ predicate: 'agent:explored' }).length, 1);
+});
+
+test('symbols keep "+" and "#": C, C++ and C# are three symbols, and ordinary labels normalise as before', (t) => {
+  t.deepEqual(['C', 'C++', 'C#', 'F#', ' Red Planet ', 'has moon', 'agent:explored', 'x-ray', 'Mars, again!'].map(symbolId), [
+    'c', 'c++', 'c#', 'f#', 'red_planet', 'has_moon', 'agent:explored', 'x-ray', 'mars_again',
+  ]);
+  t.is(factReason('C++', 'is a', 'language'), 'ok');
+  t.is(factReason('+', 'is an', 'operator'), 'ok', 'a lone "+" still names a symbol');
+});
+
+test('kg_mutate adds a fact about C++ after the same fact about C, instead of reporting it already known', async (t) => {
+  const mind = new Mind({ tools: builtinTools() });
+  const summaries: string[] = [];
+  for (const subject of ['C', 'C++', 'C#']) {
+    const output = await runKgMutate(mind, { subject, predicate: 'is a', object: 'language' });
+    summaries.push(output.summary);
+  }
+  t.deepEqual(summaries, ['added C is a language', 'added C++ is a language', 'added C# is a language']);
+  t.deepEqual(mind.graph.query({ predicate: 'is a' }).map((f) => [f.subject, mind.graph.label(f.subject)]), [['c', 'C'], ['c++', 'C++'], ['c#', 'C#']]);
+});
+
+test('facts about C, C++ and C# from outside are three new facts', (t) => {
+  const events: AgentEvent[] = [];
+  const scheduler = new TestScheduler(() => undefined);
+  scheduler.run(({ cold }) => {
+    const agent = createTestAgent(scheduler, { config: { maxCycles: 5 } });
+    const facts = { a: factStimulus('C', 'is a', 'language'), b: factStimulus('C++', 'is a', 'language'), c: factStimulus('C#', 'is a', 'language') };
+    agentEvents(agent, { inputs: [cold('abc|', facts)] }).subscribe((e) => events.push(e));
+  });
+  t.deepEqual(
+    events.filter((e): e is AgentEvent<'fact'> => e.kind === 'fact').map((e) => [e.subject, e.added]),
+    [['C', true], ['C++', true], ['C#', true]],
+  );
 });

@@ -58,3 +58,17 @@ test('the goal "Remember that Pluto is a dwarf planet" stores pluto is_a dwarf_p
   t.deepEqual(agent.mind.graph.query({ predicate: 'is_a' }).map((f) => [f.subject, f.object]), [['pluto', 'dwarf_planet']]);
   t.true(events.some((e) => e.kind === 'goal' && e.change === 'completed'));
 });
+
+test('"Remember that C++ is a language" states a fact about C++, which the goal stores as c++', (t) => {
+  t.deepEqual(
+    sentenceFacts('Remember that C++ is a language. C# is a language. F# has closures.').map((f) => [f.subject, f.predicate, f.object]),
+    [['C++', 'is a', 'language'], ['C#', 'is a', 'language'], ['F#', 'has', 'closures']],
+  );
+  const scheduler = new VirtualTimeScheduler();
+  const agent = createTestAgent(scheduler, { config: { maxCycles: 4 } });
+  let events: AgentEvent[] = [];
+  agentEvents(agent, { inputs: [from([goalStimulus('Remember that C++ is a language')])] }).pipe(toArray()).subscribe((all) => (events = all));
+  scheduler.flush();
+  t.deepEqual(agent.mind.graph.query({ predicate: 'is_a' }).map((f) => [f.subject, f.object]), [['c++', 'language']]);
+  t.true(events.some((e) => e.kind === 'goal' && e.change === 'completed'));
+});
