@@ -5,10 +5,11 @@
  * instead of being taken for a value. The promise is never awaited; its
  * rejection is swallowed so that it cannot surface as an unhandled one.
  */
+import { isThenable } from './thenable.js';
 
 /** Whether `value` is a promise (or thenable) returned where a synchronous answer was due. */
 export function isPromiseMisuse(value: unknown): boolean {
-  if (typeof (value as { then?: unknown } | null)?.then !== 'function') return false;
+  if (!isThenable(value)) return false;
   Promise.resolve(value).catch(() => undefined);
   return true;
 }

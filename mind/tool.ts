@@ -86,7 +86,8 @@ export interface Tool<I = any> {
   readonly consolidates?: boolean;
   /** The input this tool would run with for the goal in context. */
   propose(ctx: ToolContext): unknown;
-  execute(input: I, ctx: ToolContext): ToolOutput | Promise<ToolOutput>;
+  /** The output, or a Promise (any thenable) of it: awaited, and timed out after `toolTimeoutMs`. */
+  execute(input: I, ctx: ToolContext): ToolOutput | PromiseLike<ToolOutput>;
 }
 
 /**

@@ -1,7 +1,9 @@
 /**
  * Runs a decided tool: validates the input against the tool's zod schema
  * first (a missing parameter is a clear tool error, never a crash), then
- * executes it.
+ * executes it. A result that is a thenable (a Promise or any object with a
+ * `then` method) is adopted as a Promise, so act awaits it (and times it out)
+ * like any asynchronous tool.
  *
  * A tool that fails — it throws or rejects with an ordinary `Error`, or with a
  * {@link ToolFailure} (invalid input, a refused path, a timeout) — fails
@@ -13,6 +15,7 @@
  * the signal's checkpoint and counts the attempt against the tool.
  */
 import type { Decision } from './toolSelection.js';
+import { isThenable } from './thenable.js';
 import { ToolBug, ToolFailure, type ToolContext, type ToolOutput } from './tool.js';
 
 export function runTool(decision: Decision, ctx: ToolContext): ToolOutput | Promise<ToolOutput> {
@@ -24,14 +27,14 @@ export function runTool(decision: Decision, ctx: ToolContext): ToolOutput | Prom
     const where = issue.path.length ? issue.path.join('.') : 'input';
     throw new ToolFailure(tool.name, `invalid input: ${where}: ${issue.message}`);
   }
-  let result: ToolOutput | Promise<ToolOutput>;
+  let result: ToolOutput | PromiseLike<ToolOutput>;
   try {
     result = tool.execute(parsed.data, ctx);
   } catch (error) {
     throw classify(tool.name, error);
   }
-  if (result instanceof Promise) {
-    return result.then(
+  if (isThenable(result)) {
+    return Promise.resolve(result).then(
       (output) => checkOutput(tool.name, output),
       (error: unknown) => {
         throw classify(tool.name, error);

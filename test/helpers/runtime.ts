@@ -18,7 +18,7 @@ export function testRuntime(scheduler: SchedulerLike, config: AgentConfigInput =
 }
 
 /** A core tool with a fixed base score whose execution the test supplies. */
-export function scriptedTool(name: string, base: number, execute: (input: { n: number }) => ToolOutput | Promise<ToolOutput>): Tool<{ n: number }> {
+export function scriptedTool(name: string, base: number, execute: (input: { n: number }) => ToolOutput | PromiseLike<ToolOutput>): Tool<{ n: number }> {
   return {
     name,
     description: `test tool ${name}`,
