@@ -19,8 +19,10 @@
  */
 import { z } from 'zod';
 import { actionText, normalise } from './actionText.js';
+import { describeValue } from './describeValue.js';
 import type { Goal } from './goals.js';
 import type { Mind, MindExtension } from './mind.js';
+import { issueMessage, issuePath } from './issueMessage.js';
 import type { Danger, Tool } from './tool.js';
 import { ARCHETYPE_LIMIT } from './utility.js';
 
@@ -66,9 +68,40 @@ export const PsycheState = z.object({
 export type PsycheState = z.infer<typeof PsycheState>;
 
 export interface PsycheOptions {
+  /** At least one archetype; default {@link DEFAULT_ARCHETYPES}. */
   archetypes?: Archetype[];
-  /** Shadow patterns; default {@link DEFAULT_SHADOW}. */
+  /** Shadow patterns (`[]`: none); default {@link DEFAULT_SHADOW}. */
   shadow?: ShadowPattern[];
+}
+
+const PsycheOptionsShape = z.strictObject(
+  {
+    archetypes: z
+      .array(Archetype, { error: (issue) => `expected an array of archetypes ({ name, weight, tools }), got ${describeValue(issue.input)}` })
+      .min(1, 'expected at least one archetype, got none (the dominant archetype is one of them; leave archetypes out for the defaults)')
+      .optional(),
+    shadow: z
+      .array(ShadowPattern, {
+        error: (issue) =>
+          'expected an array of shadow patterns ({ name, kind: "veto" or "bias", reason, and at least one of tool, capability, danger, text, goalId }), ' +
+          `[] for none, or no shadow for the default one; got ${describeValue(issue.input)}`,
+      })
+      .optional(),
+  },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `unknown key ${issue.keys.map((k) => JSON.stringify(k)).join(', ')} (the psyche option takes archetypes and shadow)`
+        : `expected an object ({ archetypes?, shadow? }), got ${describeValue(issue.input)}`,
+  },
+);
+
+/** The psyche option checked; an Error naming the first problem's path (`psyche.archetypes[2].weight: …`). */
+function psycheOptions(options: unknown): PsycheOptions {
+  const parsed = PsycheOptionsShape.safeParse(options, { error: issueMessage });
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw new Error(`${issuePath('psyche', issue.path)}: ${issue.message}`);
 }
 
 export const WEIGHT_MIN = 0.05;
@@ -117,15 +150,19 @@ export class Psyche implements MindExtension {
     private readonly mind: Mind,
     options: PsycheOptions,
   ) {
-    const archetypes = (options.archetypes ?? DEFAULT_ARCHETYPES).map((a) => Archetype.parse(a));
-    const shadow = (options.shadow ?? DEFAULT_SHADOW).map((p) => ShadowPattern.parse(p));
+    const archetypes = [...(options.archetypes ?? DEFAULT_ARCHETYPES)];
+    const shadow = [...(options.shadow ?? DEFAULT_SHADOW)];
     this.state = { archetypes, shadow, individuation: 0, encounters: 0, dominant: dominantOf(archetypes) };
   }
 
-  /** The mind's psyche, attached (and biasing decide) on first use; options apply only then. */
+  /**
+   * The mind's psyche, attached (and biasing decide) on first use; options
+   * apply only then, but are always checked (a bad one throws, naming its path).
+   */
   static attach(mind: Mind, options: PsycheOptions = {}): Psyche {
+    const checked = psycheOptions(options);
     return mind.attachExtension('psyche', Psyche, () => {
-      const psyche = new Psyche(mind, options);
+      const psyche = new Psyche(mind, checked);
       mind.adjusters = { ...mind.adjusters, archetype: (goal, tool) => psyche.bias(goal, tool) };
       return psyche;
     });

@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { describeValue } from './describeValue.js';
+import { issueMessage } from './issueMessage.js';
 import type { Tool } from './tool.js';
 
 /** The danger levels, least to most dangerous. */
@@ -62,28 +63,4 @@ function toolLabel(tool: unknown): string {
   const { name, description } = (tool ?? {}) as { name?: unknown; description?: unknown };
   if (typeof name === 'string' && name !== '') return `tool ${JSON.stringify(name)}`;
   return typeof description === 'string' ? `tool without a name (${JSON.stringify(description)})` : 'tool without a name';
-}
-
-/** Messages for the issues no schema above words itself: what was expected, and what came instead. */
-function issueMessage(issue: z.core.$ZodRawIssue): string | undefined {
-  const got = `got ${describeValue(issue.input)}`;
-  switch (issue.code) {
-    case 'invalid_type':
-      return `expected ${issue.expected}, ${got}`;
-    case 'invalid_value':
-      return `expected one of ${issue.values.join(', ')}, ${got}`;
-    case 'invalid_union': {
-      // Only a discriminated union (scoring) reaches here: its issue is on the discriminator.
-      const kind = (issue.input as Record<string, unknown>)[issue.discriminator ?? ''];
-      return `expected one of ${(issue.options as unknown[] | undefined ?? []).join(', ')}, got ${describeValue(kind)}`;
-    }
-    case 'too_small':
-      return issue.origin === 'array'
-        ? `expected at least ${issue.minimum} item(s), got none`
-        : `expected a number ${issue.inclusive ? '>=' : '>'} ${issue.minimum}, ${got}`;
-    case 'too_big':
-      return `expected a number <= ${issue.maximum}, ${got}`;
-    default:
-      return undefined;
-  }
 }

@@ -62,7 +62,11 @@ export interface AgentOptions {
   watchers?: Watcher[];
   /** Skills run before act, in descending priority, after the built-in policy skill (priority 100). */
   skills?: Skill[];
-  /** The psyche's archetypes and shadow patterns (defaults: see mind/psyche.ts); ignored when the mind has a psyche already. */
+  /**
+   * The psyche's archetypes (at least one) and shadow patterns (defaults: see
+   * mind/psyche.ts); ignored when the mind has a psyche already, but checked
+   * even then: a bad one throws, naming its path (`psyche.archetypes[2].weight: …`).
+   */
   psyche?: PsycheOptions;
   /**
    * Extra command handlers (by command name). Command signals from outside

@@ -1,5 +1,7 @@
 import test from 'ava';
 import { VirtualTimeScheduler } from 'rxjs';
+import { Mind } from '../mind/mind.js';
+import { Psyche } from '../mind/psyche.js';
 import { ConfigError } from '../streams/config.js';
 import { createAgent, type AgentOptions } from '../streams/createAgent.js';
 import { createTestAgent } from '../streams/testing.js';
@@ -43,4 +45,45 @@ test('good options are accepted, a commands generator included', (t) => {
   const agent = createTestAgent(new VirtualTimeScheduler(), { commands: commands(), watchers: [], tools: [], skills: [] });
   t.true(agent.runtime.commands.has('ping'));
   t.true(agent.runtime.commands.has('stop'));
+});
+
+test('a bad psyche option is an error naming its path, like psyche.archetypes[2].weight', (t) => {
+  const archetype = (name: string, weight: unknown = 0.5) => ({ name, weight, tools: ['kg_query'] });
+  t.throws(create({ psyche: { archetypes: [archetype('sage'), archetype('healer'), archetype('explorer', 2)] } }), {
+    message: 'psyche.archetypes[2].weight: expected a number <= 1, got 2',
+  });
+  t.throws(create({ psyche: { archetypes: [archetype('sage', '0.7')] } }), { message: 'psyche.archetypes[0].weight: expected number, got "0.7"' });
+  t.throws(create({ psyche: { archetypes: [archetype('')] } }), { message: 'psyche.archetypes[0].name: expected a non-empty string, got ""' });
+  t.throws(create({ psyche: { archetypes: 'sage' } }), { message: 'psyche.archetypes: expected an array of archetypes ({ name, weight, tools }), got "sage"' });
+  t.throws(create({ psyche: { shadow: [{ name: 'no-prod', kind: 'ban', text: 'prod', reason: 'r' }] } }), {
+    message: 'psyche.shadow[0].kind: expected one of veto, bias, got "ban"',
+  });
+  t.throws(create({ psyche: { shadow: [{ name: 'no-prod', kind: 'veto', reason: 'r' }] } }), {
+    message: 'psyche.shadow[0]: a shadow pattern needs at least one of tool, capability, danger, text, goalId',
+  });
+  t.throws(create({ psyche: 'sage' }), { message: 'psyche: expected an object ({ archetypes?, shadow? }), got "sage"' });
+  t.throws(create({ psyche: { archetype: [] } }), { message: 'psyche: unknown key "archetype" (the psyche option takes archetypes and shadow)' });
+});
+
+test('psyche.archetypes may not be empty: the psyche needs a dominant archetype', (t) => {
+  const message = 'psyche.archetypes: expected at least one archetype, got none (the dominant archetype is one of them; leave archetypes out for the defaults)';
+  t.throws(create({ psyche: { archetypes: [] } }), { message });
+  const mind = new Mind();
+  Psyche.attach(mind);
+  t.throws(create({ mind, psyche: { archetypes: [] } }), { message }, 'checked even when the mind has a psyche already');
+});
+
+test('psyche.shadow must be a list of patterns; the error names what it accepts', (t) => {
+  t.throws(create({ psyche: { shadow: 'nope' } }), {
+    message:
+      'psyche.shadow: expected an array of shadow patterns ({ name, kind: "veto" or "bias", reason, and at least one of tool, capability, danger, text, goalId }), ' +
+      '[] for none, or no shadow for the default one; got "nope"',
+  });
+});
+
+test('good psyche options are accepted, an empty shadow included', (t) => {
+  const agent = createTestAgent(new VirtualTimeScheduler(), { psyche: { archetypes: [{ name: 'sage', weight: 0.7, tools: ['kg_query'] }], shadow: [] } });
+  const psyche = Psyche.of(agent.mind)!;
+  t.deepEqual(psyche.archetypes, [{ name: 'sage', weight: 0.7, tools: ['kg_query'] }]);
+  t.deepEqual(psyche.shadow, []);
 });
