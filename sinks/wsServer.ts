@@ -8,9 +8,10 @@
  * handler (the WebSocket input source) and answers with an ack or an error
  * naming the problem. Bad JSON, unknown messages and binary frames get an
  * error; a frame over `maxPayload` closes that client with 1009; the server
- * lives on. Ping/pong every `pingIntervalMs` drops peers that stopped
- * answering. Every `keepaliveMs` each client gets a `keepalive` message, so a
- * browser (which cannot see pings) can tell a silent server from a quiet one.
+ * lives on. Ping/pong every `pingIntervalMs` drops peers that answered
+ * neither of the last two pings. Every `keepaliveMs` each client gets a
+ * `keepalive` message, so a browser (which cannot see pings) can tell a
+ * silent server from a quiet one.
  * Event delivery is the sink's job (sinks/toWebSocket.ts).
  *
  * Bound to 127.0.0.1 unless `host` says otherwise; on a loopback host every
@@ -85,7 +86,8 @@ export const DEFAULT_KEEPALIVE_MS = 5_000;
 const SIGNAL_HELP = 'expected {"subscribe": [kinds…] | "*"} or {"id"?, "token", "signal": {"type": …}}';
 
 class Connection implements WsClient {
-  alive = true;
+  /** Pings sent since the peer was last heard from (a pong or a message). */
+  unanswered = 0;
   open = true;
   subscription: Subscription;
   teardowns: (() => void)[] = [];
@@ -248,9 +250,9 @@ export class WsServer implements SignalChannel {
   private connect(socket: WebSocket, subscription: Subscription): void {
     const connection = new Connection(`ws-${++this.connected}`, socket, subscription, this.closeTimeoutMs);
     this.connections.add(connection);
-    socket.on('pong', () => (connection.alive = true));
+    socket.on('pong', () => (connection.unanswered = 0));
     socket.on('message', (data, isBinary) => {
-      connection.alive = true;
+      connection.unanswered = 0;
       this.receive(connection, data, isBinary);
     });
     socket.on('error', () => connection.close(1011, 'socket error'));
@@ -262,16 +264,22 @@ export class WsServer implements SignalChannel {
     for (const listener of this.listeners) this.attach(connection, listener);
   }
 
+  /**
+   * Drops the peers that answered neither of the last two pings, and pings
+   * the rest. Two, not one: after the event loop was blocked for a whole
+   * interval, this timer runs before the pongs that arrived meanwhile are
+   * read, and a live peer must not be dropped for that.
+   */
   private ping(): void {
     for (const connection of this.connections) {
       if (!connection.open) continue;
-      if (!connection.alive) {
+      if (connection.unanswered >= 2) {
         this.droppedCount++;
         connection.open = false;
         connection.socket.terminate();
         continue;
       }
-      connection.alive = false;
+      connection.unanswered++;
       connection.socket.ping();
     }
   }

@@ -223,6 +223,23 @@ test('ping/pong drops a peer that stopped answering; a live one stays', async (t
   t.is(server.stats().dropped, 1);
 });
 
+test('a live peer is not dropped when the event loop was blocked past a ping interval before its pong was read', async (t) => {
+  const { server } = await startLive(t, [], { pingIntervalMs: 100 });
+  const alive = client(t, server.wsUrl);
+  await alive.ready;
+  let blocked = false;
+  // The client answers the ping at once; the loop then stays blocked for three intervals, so the server's next ping check runs before that pong is read.
+  alive.socket.once('ping', () => {
+    const end = performance.now() + 300;
+    while (performance.now() < end);
+    blocked = true;
+  });
+  await until(() => blocked, 'a ping');
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  t.is(alive.closed, undefined);
+  t.is(server.stats().dropped, 0);
+});
+
 test('every client gets a keepalive message every keepaliveMs, events or not', async (t) => {
   const server = await WsServer.listen({ port: 0, token: TOKEN, keepaliveMs: 100 });
   t.teardown(() => server.close());
