@@ -15,7 +15,7 @@
  * so one parameter per statement instead of one per column moves that work
  * into SQLite, which runs on the driver's worker thread.
  */
-import { existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import sqlite3 from 'sqlite3';
 import { StoreError, translate } from './storeError.js';
@@ -108,21 +108,41 @@ export class SqliteStore {
   /**
    * Opens an existing store read-only. A WAL file needs its shared-memory
    * file (`-shm`) even to be read; when that cannot be created (a folder the
-   * reader may not write) and no writer is active (there is no `-wal` file),
-   * the file is opened as immutable instead.
+   * reader may not write), the file is read without one where no writer can
+   * be active:
+   * - with no `-wal` file (a live writer keeps one), as immutable: the file
+   *   itself holds everything;
+   * - with a `-wal` file but no `-shm` (a live writer keeps both: its writer
+   *   did not stop cleanly, e.g. `kill -9`, and the `-shm` was lost, or the
+   *   files were copied without it), through the lockless `unix-none` VFS in
+   *   exclusive locking mode, which indexes the log in this process's memory
+   *   instead of a `-shm` file, so what the crashed writer committed is read
+   *   too (`immutable` would ignore the log).
+   * Neither takes a lock: a writer that starts while the file is read may
+   * change it underneath (it marks the crashed sessions, it checkpoints).
    */
   private static async openForReading(file: string, options: StoreOptions): Promise<SqliteStore> {
     if (file === ':memory:') throw new StoreError('store: open: :memory: is a new, empty store each time: pass the file to read (--db FILE)', 'MISSING');
     try {
-      const store = await SqliteStore.connect(file, file, sqlite3.OPEN_READONLY, options);
-      return await store.prepare(() => requireCurrentSchema(store.connection));
+      return await SqliteStore.connectReader(file, options);
     } catch (error) {
       const unwritable = error instanceof StoreError && (error.code === 'SQLITE_READONLY' || error.code === 'SQLITE_CANTOPEN');
-      if (!unwritable || existsSync(`${file}-wal`)) throw error;
-      const immutable = `${pathToFileURL(file).href}?immutable=1`;
-      const store = await SqliteStore.connect(file, immutable, sqlite3.OPEN_READONLY | sqlite3.OPEN_URI, options);
-      return store.prepare(() => requireCurrentSchema(store.connection));
+      if (!unwritable) throw error;
+      const url = pathToFileURL(file).href;
+      if (!existsSync(`${file}-wal`)) return SqliteStore.connectReader(file, options, { uri: `${url}?immutable=1` });
+      if (existsSync(`${file}-shm`)) throw error;
+      requireReadableLog(file);
+      return SqliteStore.connectReader(file, options, { uri: `${url}?vfs=unix-none`, pragma: 'PRAGMA locking_mode = EXCLUSIVE' });
     }
+  }
+
+  /** A read-only connection to the file (or to `via.uri`, set up by `via.pragma`), on a store of this program's schema. */
+  private static async connectReader(file: string, options: StoreOptions, via?: { uri: string; pragma?: string }): Promise<SqliteStore> {
+    const store = await (via ? SqliteStore.connect(file, via.uri, sqlite3.OPEN_READONLY | sqlite3.OPEN_URI, options) : SqliteStore.connect(file, file, sqlite3.OPEN_READONLY, options));
+    return store.prepare(async () => {
+      if (via?.pragma) await store.run(via.pragma);
+      await requireCurrentSchema(store.connection);
+    });
   }
 
   /** Opens the connection; `file` names the store in messages, `target` is what SQLite opens. */
@@ -335,6 +355,18 @@ export class SqliteStore {
     } finally {
       await this.lock?.release();
     }
+  }
+}
+
+/** A crashed writer's log that this user may not read is a {@link StoreError} saying so and what its owner can do. */
+function requireReadableLog(file: string): void {
+  try {
+    accessSync(`${file}-wal`, constants.R_OK);
+  } catch {
+    throw new StoreError(
+      `store: open: cannot read ${file}: its writer did not stop cleanly and left a write-ahead log, ${file}-wal, that this user may not read: let the store's owner fold the log into the file (sqlite3 ${file} 'PRAGMA wal_checkpoint(TRUNCATE)'), or make ${file}-wal readable`,
+      'SQLITE_CANTOPEN',
+    );
   }
 }
 

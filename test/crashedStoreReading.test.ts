@@ -1,0 +1,89 @@
+/**
+ * A store whose writer was killed (`kill -9`) keeps what it committed in its
+ * `-wal` file. The query commands read it even when the reader may not write
+ * the folder and the `-shm` file is gone, without changing a file; a log the
+ * reader may not read is one clear line saying what its owner can do. As
+ * root, the readers run as an unprivileged user (root ignores file modes).
+ */
+import test from 'ava';
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { events, finished, OODA, startCli, until, type CliResult } from './helpers/cli.js';
+
+const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+
+/** Runs a query command as a user who may not write the store's folder. */
+function readAs(dir: string, args: string[]): Promise<CliResult> {
+  const child = spawn(process.execPath, [OODA, ...args], { ...asUser, cwd: dir, stdio: 'pipe' });
+  return finished(child as Parameters<typeof finished>[0]);
+}
+
+/** A store in a folder nobody but root may write, its writer killed mid-run and its `-shm` file deleted; what the writer printed. */
+async function crashedStore(): Promise<{ dir: string; db: string; printed: Record<string, unknown>[] }> {
+  const dir = mkdtempSync(join(tmpdir(), 'ooda-crashed-'));
+  const db = join(dir, 'crashed.db');
+  const child = startCli(['run', '--db', db, '--session', 'c1', '--no-stdin', '--pace', '2', '--max-cycles', '1000000', '--heartbeat', '0', '--goal', 'Find qzx wvy'], {
+    OODA_STALL_THRESHOLD: '1000000',
+  });
+  const result = finished(child);
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  /** How many events the store holds ('' until its schema exists). */
+  const committed = (): string => {
+    try {
+      const file = new Database(db, { readonly: true });
+      try {
+        return String((file.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n);
+      } finally {
+        file.close();
+      }
+    } catch {
+      return '';
+    }
+  };
+  await until(committed, /^[1-9]\d{2,}$/);
+  child.kill('SIGKILL');
+  await result;
+  rmSync(`${db}-shm`);
+  chmodSync(dir, 0o555);
+  return { dir, db, printed: events(stdout.slice(0, stdout.lastIndexOf('\n') + 1)) };
+}
+
+test('the query commands read a crashed store without its -shm in a folder they may not write, the log included, and change nothing', async (t) => {
+  const { dir, db, printed } = await crashedStore();
+  const files = readdirSync(dir).sort();
+  const log = readFileSync(`${db}-wal`);
+  t.true(log.length > 0, 'the committed rows are in the -wal file');
+
+  const listed = await readAs(dir, ['sessions', '--db', db, '--json']);
+  t.is(listed.code, 0, listed.stderr);
+  const [session] = events(listed.stdout);
+  t.like(session, { id: 'c1', status: 'running' });
+  const stored = session!.events as number;
+  t.true(stored > 0);
+  const read = await readAs(dir, ['events', '--db', db]);
+  t.is(read.code, 0, read.stderr);
+  t.deepEqual(events(read.stdout), printed.slice(0, stored), 'every committed event, as printed');
+  const replayed = await readAs(dir, ['replay', '--db', db]);
+  t.is(replayed.code, 0, replayed.stdout + replayed.stderr);
+  t.is(replayed.stdout, `identical: session c1, ${stored} event(s)\n`);
+  const recalled = await readAs(dir, ['recall', '--db', db, '--query', 'qzx']);
+  t.is(recalled.code, 0, recalled.stderr);
+
+  t.deepEqual(readdirSync(dir).sort(), files, 'no file was created or removed');
+  t.true(readFileSync(`${db}-wal`).equals(log), 'the log is unchanged');
+});
+
+test('a crashed store whose -wal file the reader may not read is one line naming it and what the owner can do', async (t) => {
+  const { dir, db } = await crashedStore();
+  chmodSync(`${db}-wal`, 0o000);
+  const result = await readAs(dir, ['sessions', '--db', db]);
+  t.is(result.code, 1, result.stderr);
+  t.is(
+    result.stderr,
+    `ooda: store: open: cannot read ${db}: its writer did not stop cleanly and left a write-ahead log, ${db}-wal, that this user may not read: let the store's owner fold the log into the file (sqlite3 ${db} 'PRAGMA wal_checkpoint(TRUNCATE)'), or make ${db}-wal readable\n`,
+  );
+});
