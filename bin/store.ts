@@ -3,7 +3,7 @@
  * `--synchronous`) and a helper that opens the store read-only for a query
  * command and always closes it.
  */
-import { SqliteStore, type StoreOptions } from '../streams/index.js';
+import { SqliteStore, storeFileProblem, type StoreOptions } from '../streams/index.js';
 import { UsageError } from './cli.js';
 import type { Flags } from './flags.js';
 
@@ -22,9 +22,11 @@ export function synchronousFlag(raw: string | undefined): StoreOptions['synchron
   return raw;
 }
 
-/** Store options from the `--db` and `--synchronous` flags. */
+/** Store options from the `--db` and `--synchronous` flags; `--db` must name a regular file, a new one or `:memory:`. */
 export function storeOptions(db: string, synchronous: string | undefined): StoreOptions & { db: string } {
   if (db.trim() === '') throw new UsageError('--db: expected a file name (or :memory:)');
+  const problem = storeFileProblem(db);
+  if (problem) throw new UsageError(`--db: ${problem}: pass a regular file (or :memory:)`);
   const mode = synchronousFlag(synchronous);
   return { db, ...(mode ? { synchronous: mode } : {}) };
 }

@@ -15,10 +15,11 @@
  * so one parameter per statement instead of one per column moves that work
  * into SQLite, which runs on the driver's worker thread.
  */
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import sqlite3 from 'sqlite3';
 import { StoreError, translate } from './storeError.js';
+import { storeFileProblem } from './storeFile.js';
 import { WriterLock } from './writerLock.js';
 import { INSERT_ORDER, INSERT_SQL, type EventRow, type SessionRow, type SignalRow, type SnapshotRow } from './storeSchema.js';
 import { migrate, requireCurrentSchema, requireWritableSchema, type SchemaConnection } from './storeVersion.js';
@@ -72,7 +73,7 @@ export class SqliteStore {
   /**
    * Opens the store as `options.access` says (default: creating it if needed,
    * and migrating it). Fails with a {@link StoreError} when the file is
-   * missing (unless created), cannot be written, is locked, is not a database,
+   * missing (unless created), is no regular file (see storeFile.ts), cannot be written, is locked, is not a database,
    * is another program's database (one with tables but no ooda-rx schema) or
    * was written by a newer version; nothing in the file is changed before
    * those checks pass. A writer (`create`, `existing`) holds
@@ -83,9 +84,8 @@ export class SqliteStore {
     if (access !== 'create' && file !== ':memory:' && !existsSync(file)) {
       throw new StoreError(`store: open: ${file} does not exist: 'ooda run --db ${file}' creates a store, or pass another --db`, 'MISSING');
     }
-    if (file !== ':memory:' && statSync(file, { throwIfNoEntry: false })?.isDirectory()) {
-      throw new StoreError(`store: open: ${file} is a folder, not a store file: pass a file (--db FILE)`, 'SQLITE_CANTOPEN');
-    }
+    const problem = storeFileProblem(file);
+    if (problem) throw new StoreError(`store: open: ${problem}: pass a regular file (--db FILE)`, 'NOT_A_FILE');
     if (access === 'read') return SqliteStore.openForReading(file, options);
     const lock = file === ':memory:' ? undefined : await WriterLock.acquire(file, options.busyTimeoutMs ?? 2000);
     let store: SqliteStore;

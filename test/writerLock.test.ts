@@ -1,5 +1,5 @@
 import test from 'ava';
-import { existsSync, mkdirSync, mkdtempSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { events, finished, runCli, startCli } from './helpers/cli.js';
@@ -51,7 +51,7 @@ test('a --session id the store already holds is refused before the run starts, a
   t.deepEqual(sessions.map((s) => [s.id, s.status]), [['mine', 'ended']]);
 });
 
-test('commands that continue a store refuse an empty file and leave it empty; a folder is named as such', async (t) => {
+test('commands that continue a store refuse an empty file and leave it empty', async (t) => {
   const dir = tempDir();
   const empty = join(dir, 'empty.db');
   writeFileSync(empty, '');
@@ -63,15 +63,6 @@ test('commands that continue a store refuse an empty file and leave it empty; a 
   }
   const recall = await runCli(['recall', '--db', empty, '--query', 'x']);
   t.is(recall.code, 1, recall.stderr);
-
-  const folder = join(dir, 'adir');
-  mkdirSync(folder);
-  for (const args of [['sessions', '--db', folder], ['run', '--db', folder, '--no-stdin', '--max-cycles', '1']]) {
-    const result = await runCli(args);
-    t.is(result.code, 1, result.stderr);
-    t.regex(result.stderr, /ooda: store: open: .*adir is a folder, not a store file/, args[0]);
-  }
-  t.false(existsSync(`${folder}-lock`), 'no lock file for a store that was never opened');
 });
 
 test('the lock is the real file\'s: a writer through a symlink to the store, or to its folder, waits for the writer of the real path', async (t) => {
