@@ -13,6 +13,11 @@ export interface RunTarget {
   options: { session: string };
 }
 
+/** How many rows did not reach the store: `1,234 row(s)`. */
+function rows(count: number): string {
+  return `${count.toLocaleString('en-US')} row(s)`;
+}
+
 /** What becomes of a session whose store was not finished: `resume` continues it. */
 function leftRunning(session: string): string {
   return `session ${session} is left running: ooda resume re-applies the signals it recorded`;
@@ -21,16 +26,16 @@ function leftRunning(session: string): string {
 /**
  * Runs until `program.done` settles; SIGINT / SIGTERM call `program.stop`
  * (graceful) and set the exit code to 130 / 143; a second signal exits at once,
- * saying the queued rows are not written. A store that cannot be written at
- * the end rejects with a {@link StoreError} saying the same, after its cause.
+ * saying how many queued rows are not written. A store that cannot be written
+ * at the end rejects with a {@link StoreError} saying the same, after its cause.
  */
-export async function withSignals(program: Pick<RunningProgram, 'stop' | 'done'>, { store, options: { session } }: RunTarget): Promise<number> {
+export async function withSignals(program: Pick<RunningProgram, 'stop' | 'done' | 'unwrittenRows'>, { store, options: { session } }: RunTarget): Promise<number> {
   let code = 0;
   const handler = (signal: NodeJS.Signals): void => {
     if (code !== 0) {
       log(
         store
-          ? `second ${signal}: exiting without flushing: the rows still queued for ${store.db} and the exit snapshot are not written; ${leftRunning(session)}`
+          ? `second ${signal}: exiting without flushing: ${rows(program.unwrittenRows)} still queued for ${store.db} are not written, nor is the exit snapshot; ${leftRunning(session)}`
           : `second ${signal}: exiting at once, without draining`,
       );
       process.exit(code);
@@ -46,7 +51,7 @@ export async function withSignals(program: Pick<RunningProgram, 'stop' | 'done'>
   } catch (error) {
     if (!(store && error instanceof StoreError)) throw error;
     log(error.message);
-    throw new StoreError(`the rows still queued were not written to ${store.db}; ${leftRunning(session)}`, error.code);
+    throw new StoreError(`${rows(program.unwrittenRows)} not written to ${store.db}; ${leftRunning(session)}`, error.code);
   } finally {
     process.off('SIGINT', handler);
     process.off('SIGTERM', handler);

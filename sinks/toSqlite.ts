@@ -55,7 +55,7 @@ export interface SqliteSink extends Observer<AgentEvent> {
   insert<T extends InsertTable>(table: T, row: InsertRows[T]): void;
   /** Queues a statement, run after the rows of the transaction it lands in. */
   run(sql: string, params: unknown[]): void;
-  /** Rows queued or being written. */
+  /** Rows queued or being written (a queued statement counts as one). */
   readonly pending: number;
   /** Emits true when the queue fills up (see the module doc) and false once it has drained below half. */
   readonly saturated$: Observable<boolean>;

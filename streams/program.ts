@@ -61,6 +61,8 @@ export interface RunningProgram {
   readonly events$: Observable<AgentEvent>;
   /** Resolves with the reason the run ended, after every sink has flushed. */
   readonly done: Promise<string>;
+  /** Rows (and statements) queued for the store and not written yet, 0 without a store: what exiting now, or a store that fails at the end, loses. */
+  readonly unwrittenRows: number;
   stop(reason: string): void;
 }
 
@@ -102,5 +104,13 @@ export function startProgram(options: ProgramOptions, io: ProgramIO): RunningPro
     return reason;
   });
   events$.connect();
-  return { agent, events$, done, stop: (why) => agent.stop(why) };
+  return {
+    agent,
+    events$,
+    done,
+    get unwrittenRows() {
+      return persistence?.sink.pending ?? 0;
+    },
+    stop: (why) => agent.stop(why),
+  };
 }
