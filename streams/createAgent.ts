@@ -70,7 +70,7 @@ import { verify } from '../operators/verify.js';
 import { builtinCommands } from './commands.js';
 import { commandsOption, configOption, listOption, registerEach, type AgentOptions, type AgentSources, type Entering, type Stages } from './agentOptions.js';
 import type { AgentConfig } from './config.js';
-import type { Cycle, Watcher } from './cycle.js';
+import { record, type Cycle, type Watcher } from './cycle.js';
 import { CycleDriver } from './driver.js';
 import type { AgentEvent, Draft } from './events.js';
 import { admitInjected } from './injection.js';
@@ -311,6 +311,15 @@ export function createAgent(options: AgentOptions = {}): Agent {
       injected$.pipe(map((item) => ('signal' in item ? enter(item.signal) : item))),
     );
 
+    let toldMaxCycles = false;
+    /** The first pass to end at max cycles while the input goes on says so, once: no more cycles run, yet the run lasts as long as its input. */
+    const tellMaxCycles = (cycle: Cycle): Cycle => {
+      if (toldMaxCycles || !drive || sources.keepAlive || inputsEnded || halted || mind.cycle < config.maxCycles) return cycle;
+      toldMaxCycles = true;
+      const message = `max cycles (${config.maxCycles}) reached: no more cycles run, but the run goes on until its input ends (or a stop command, SIGINT or SIGTERM); signals that arrive meanwhile are taken in, goals are not worked on`;
+      record(runtime, cycle, 'warning', { message, key: 'maxCycles' });
+      return cycle;
+    };
     const passes$ = incoming$.pipe(
       tap(() => pending++),
       concatMap((item) => {
@@ -336,6 +345,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
           }),
         );
       }),
+      map(tellMaxCycles),
     );
     const watched$ = watchers.reduce((stream, watcher) => stream.pipe(watcher), passes$);
 
