@@ -127,9 +127,25 @@ export class GoalBook {
     return [...this.goals.values()];
   }
 
-  /** Active goals, highest priority first, older first among equals. */
-  active(): Goal[] {
-    return [...this.byStatus.Active].sort((a, b) => b.priority - a.priority || a.createdCycle - b.createdCycle || this.rank.get(a)! - this.rank.get(b)!);
+  /** Active goals, highest priority first, older first among equals; with a `limit`, only the first that many (chosen without sorting them all). */
+  active(limit = Infinity): Goal[] {
+    const before = (a: Goal, b: Goal): number => b.priority - a.priority || a.createdCycle - b.createdCycle || this.rank.get(a)! - this.rank.get(b)!;
+    if (this.byStatus.Active.size <= limit) return [...this.byStatus.Active].sort(before);
+    if (limit <= 0) return [];
+    const first: Goal[] = [];
+    for (const goal of this.byStatus.Active) {
+      if (first.length === limit && before(goal, first[limit - 1]!) >= 0) continue;
+      if (first.length === limit) first.pop();
+      let at = first.length;
+      while (at > 0 && before(goal, first[at - 1]!) < 0) at--;
+      first.splice(at, 0, goal);
+    }
+    return first;
+  }
+
+  /** How many goals are active. */
+  get activeCount(): number {
+    return this.byStatus.Active.size;
   }
 
   /** Suspended goals, in creation order. */

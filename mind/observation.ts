@@ -1,9 +1,9 @@
 /**
  * Observe and orient (seed 001), as plain functions over the mind.
  *
- * Observe gathers the active goals by priority, working-memory size and recent
- * entries, and the episodes recalled for the goal, and records an Observation
- * entry. Orient collects the goal's adjacent knowledge triples, spreads
+ * Observe gathers the active goals by priority (the first ten, and how many
+ * there are), working-memory size and recent entries, and the episodes
+ * recalled for the goal, and records an Observation entry. Orient collects the goal's adjacent knowledge triples, spreads
  * activation from its symbols, takes in the recalled episodes' learnings and
  * measures memory pressure.
  */
@@ -15,7 +15,10 @@ import type { MemoryEntry } from './workingMemory.js';
 
 export interface Observation {
   goal: Goal;
+  /** The {@link OBSERVED_GOALS} active goals of highest priority, in order. */
   activeGoals: readonly Goal[];
+  /** How many goals are active. */
+  activeCount: number;
   memorySize: number;
   recent: readonly MemoryEntry[];
   recalled: readonly Episode[];
@@ -33,25 +36,28 @@ export interface Orientation {
   pressure: number;
 }
 
+/** How many active goals observe reports (an agent may hold thousands). */
+export const OBSERVED_GOALS = 10;
 /** How many recent entries observe reports. */
 export const RECENT_ENTRIES = 5;
 /** How many episodes are recalled per goal. */
 export const RECALL_TOP_K = 3;
 
 export function observeGoal(mind: Mind, goal: Goal, at: number): Observation {
-  const activeGoals = mind.goals.active();
+  const activeGoals = mind.goals.active(OBSERVED_GOALS);
+  const activeCount = mind.goals.activeCount;
   const recent = mind.memory.recent(RECENT_ENTRIES);
   for (const entry of recent) mind.memory.consult(entry);
   const recalled = mind.episodes.recall(goalText(goal), RECALL_TOP_K);
   mind.remember({
-    content: `observed ${activeGoals.length} active goal(s); focus ${goal.id} "${goal.description}"; memory ${mind.memory.size}/${mind.memory.capacity}`,
+    content: `observed ${activeCount} active goal(s); focus ${goal.id} "${goal.description}"; memory ${mind.memory.size}/${mind.memory.capacity}`,
     symbols: [],
     kind: 'Observation',
     at,
     relevance: 0.3,
     goalId: goal.id,
   });
-  return { goal, activeGoals, memorySize: mind.memory.size, recent, recalled };
+  return { goal, activeGoals, activeCount, memorySize: mind.memory.size, recent, recalled };
 }
 
 const activationCache = new WeakMap<Mind, Map<string, { version: number; adjacent: number; activated: Activation[] }>>();

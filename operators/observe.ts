@@ -33,6 +33,7 @@ export function observeStage(runtime: Runtime, cycle: Cycle): Cycle {
   record(runtime, cycle, 'observation', {
     goalId: goal.id,
     activeGoals: observation.activeGoals.map((g) => ({ goalId: g.id, priority: g.priority })),
+    activeCount: observation.activeCount,
     memorySize: observation.memorySize,
     facts: mind.graph.knowledgeSize,
     recent: observation.recent.map((e) => e.content.slice(0, 120)),

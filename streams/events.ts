@@ -18,7 +18,10 @@ interface Bodies {
   perceived: { source: string; line?: number; signalType: string; depth: number };
   observation: {
     goalId: string;
+    /** The ten active goals of highest priority, in order. */
     activeGoals: { goalId: string; priority: number }[];
+    /** How many goals are active. */
+    activeCount: number;
     memorySize: number;
     /** Knowledge triples in the graph (metadata excluded): the agent's fact count, whatever added them. */
     facts: number;
