@@ -2,15 +2,13 @@ import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { from, lastValueFrom } from 'rxjs';
 import { defaultMindConfig } from '../mind/config.js';
 import { Mind } from '../mind/mind.js';
 import { Planner } from '../mind/planner.js';
 import { SqliteStore } from '../sinks/sqliteStore.js';
 import { AgentConfig } from '../streams/config.js';
-import { createAgent } from '../streams/createAgent.js';
 import { replaySession } from '../streams/replay.js';
-import { Persistence } from '../streams/session.js';
+import { recordSession } from './helpers/recordSession.js';
 import { goalSignal, runOnVirtualTime } from './mindFixtures.js';
 
 const mindKeeping = (finishedGoalsKept: number): Mind => new Mind({ config: { ...defaultMindConfig(), finishedGoalsKept } });
@@ -83,15 +81,7 @@ test('a session that retires goals replays identically', async (t) => {
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const db = join(dir, 'a.db');
   const config = AgentConfig.parse({ seed: 5, heartbeatMs: 0, maxCycles: 400, finishedGoalsKept: 2 });
-  const persistence = await Persistence.open({ db, fresh: true }, { session: 'rec', config, log: () => undefined });
-  const agent = createAgent({ ...persistence.agentOptions(), config, session: 'rec' });
-  const input$ = from(STUCK.map(({ depth: _d, meta: _m, ...value }) => ({ source: 't', value })));
-  const events$ = agent.run({ inputs: [input$], hold: persistence.hold$ });
-  persistence.attach(agent, events$);
-  const done = lastValueFrom(events$);
-  events$.connect();
-  await done;
-  await persistence.close('done');
+  const agent = await recordSession(db, 'rec', config, STUCK.map(({ depth: _d, meta: _m, ...value }) => ({ source: 't', value })));
   t.true(agent.mind.goals.all().length <= 4, 'goals were retired during the recorded run');
   const store = await SqliteStore.open(db, { access: 'existing' });
   try {

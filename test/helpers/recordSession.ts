@@ -1,0 +1,21 @@
+/**
+ * Records a whole persisted run into a store file, as `ooda run --db` does:
+ * every signal, event and snapshot of session `session`, then closes it.
+ */
+import { from, lastValueFrom } from 'rxjs';
+import { AgentConfig } from '../../streams/config.js';
+import { createAgent, type Agent } from '../../streams/createAgent.js';
+import { Persistence } from '../../streams/session.js';
+import type { Stimulus } from '../../streams/signals.js';
+
+export async function recordSession(db: string, session: string, config: AgentConfig, stimuli: Stimulus[]): Promise<Agent> {
+  const persistence = await Persistence.open({ db, fresh: true }, { session, config, log: () => undefined });
+  const agent = createAgent({ ...persistence.agentOptions(), config, session });
+  const events$ = agent.run({ inputs: [from(stimuli)], hold: persistence.hold$ });
+  persistence.attach(agent, events$);
+  const done = lastValueFrom(events$);
+  events$.connect();
+  await done;
+  await persistence.close('done');
+  return agent;
+}
