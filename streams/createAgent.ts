@@ -77,7 +77,7 @@ import { admitInjected } from './injection.js';
 import { isObject } from './isObject.js';
 import { planningCommands } from './planningCommands.js';
 import { createRuntime, type Runtime } from './runtime.js';
-import type { Signal, Stimulus } from './signals.js';
+import type { InjectableSignal, Signal, Stimulus } from './signals.js';
 
 export interface Agent {
   readonly runtime: Runtime;
@@ -116,7 +116,7 @@ export interface Agent {
    * which `inject` accepts nothing. Returns whether the signal was accepted
    * (false when it is rejected, or once the run has stopped).
    */
-  inject(signal: Signal): boolean;
+  inject(signal: InjectableSignal): boolean;
 }
 
 export type { AgentOptions, AgentSources, Entering, Stages } from './agentOptions.js';

@@ -136,6 +136,13 @@ export interface RejectedSignal extends InternalEnvelope {
 
 export type InternalSignal = TickSignal | HeartbeatSignal | FeedbackSignal | ErrorSignal | RejectedSignal;
 export type Signal = ExternalSignal | InternalSignal;
+/**
+ * What `agent.inject` takes: a signal as written by hand, its defaults left
+ * out (an external signal as its schema reads it, so a goal without
+ * `criteria` or `priority`; an internal one without `depth` or `meta`).
+ */
+export type InjectableSignal = z.input<typeof ExternalSignal> | EnvelopeOptional<Exclude<InternalSignal, RejectedSignal>>;
+type EnvelopeOptional<S> = S extends InternalEnvelope ? Omit<S, 'depth' | 'meta'> & Partial<InternalEnvelope> : never;
 export type SignalType = Signal['type'];
 
 /** Signals that run an OODA cycle when a goal is active; the rest are integrated only. */
