@@ -258,7 +258,7 @@ function applyLive(event) {
       break;
     case 'session':
       if (event.state === 'paused') state.paused = true;
-      if (event.state === 'running' || event.state === 'started' || event.state === 'resumed') state.paused = false;
+      if (event.state === 'running' || event.state === 'started') state.paused = false;
       break;
     case 'command':
       toast(`${event.command}: ${event.result}`);

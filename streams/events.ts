@@ -152,7 +152,7 @@ interface Bodies {
   input: { text: string; replyTo?: string };
   command: { command: string; result: string };
   session: {
-    state: 'started' | 'resumed' | 'paused' | 'running' | 'stopped' | 'saved';
+    state: 'started' | 'paused' | 'running' | 'stopped' | 'saved';
     reason?: string;
     cycles?: number;
   };
