@@ -83,6 +83,11 @@ export const DEFAULT_MAX_PAYLOAD = 64 * 1024;
 export const DEFAULT_PING_INTERVAL_MS = 15_000;
 export const DEFAULT_KEEPALIVE_MS = 5_000;
 
+/** Why a control token is too easy to guess, or null: it needs 8 characters besides surrounding blanks. */
+export function tokenProblem(token: string): string | null {
+  return token.trim().length < 8 ? 'use at least 8 characters' : null;
+}
+
 const SIGNAL_HELP = 'expected {"subscribe": [kinds…] | "*"} or {"id"?, "token", "signal": {"type": …}}';
 
 class Connection implements WsClient {
@@ -156,6 +161,8 @@ export class WsServer implements SignalChannel {
   }
 
   private constructor(private readonly options: WsServerOptions) {
+    const problem = options.token === undefined ? null : tokenProblem(options.token);
+    if (problem) throw new Error(`WsServer token: ${problem}`);
     this.tokenGenerated = options.token === undefined;
     this.token = options.token ?? randomBytes(16).toString('hex');
     this.dashboardDir = options.dashboardDir ?? join(packageRoot(), 'dashboard');

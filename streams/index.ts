@@ -74,7 +74,7 @@ export { fromGoals } from '../sources/goals.js';
 export { toLines, type LineSink, type LineSinkOptions } from '../sinks/lineWriter.js';
 export { toNdjson } from '../sinks/ndjson.js';
 export { toPrettyLog } from '../sinks/prettyLog.js';
-export { WsServer, type WsClient, type WsServerOptions } from '../sinks/wsServer.js';
+export { tokenProblem, WsServer, type WsClient, type WsServerOptions } from '../sinks/wsServer.js';
 export { toWebSocket, type WebSocketSink, type WebSocketSinkOptions } from '../sinks/toWebSocket.js';
 export { fromWebSocket } from '../sources/wsInput.js';
 export { SqliteStore, type StoreAccess, type StoreOptions, type Synchronous } from '../sinks/sqliteStore.js';

@@ -240,6 +240,13 @@ test('a live peer is not dropped when the event loop was blocked past a ping int
   t.is(server.stats().dropped, 0);
 });
 
+test('a token shorter than 8 characters (blanks aside) is refused by WsServer.listen, as by the CLI', async (t) => {
+  for (const token of ['short', '  1234567  ']) await t.throwsAsync(WsServer.listen({ port: 0, token }), { message: 'WsServer token: use at least 8 characters' });
+  const server = await WsServer.listen({ port: 0, token: '12345678' });
+  await server.close();
+  t.pass();
+});
+
 test('every client gets a keepalive message every keepaliveMs, events or not', async (t) => {
   const server = await WsServer.listen({ port: 0, token: TOKEN, keepaliveMs: 100 });
   t.teardown(() => server.close());

@@ -4,7 +4,7 @@
  * and their parsing are shared with `ooda resume` and `ooda demo`, each with
  * its own defaults.
  */
-import { defaultConfig, startPersistentProgram, startProgram, WsServer, type AgentConfig, type RunningProgram } from '../../streams/index.js';
+import { defaultConfig, startPersistentProgram, startProgram, tokenProblem, WsServer, type AgentConfig, type RunningProgram } from '../../streams/index.js';
 import { intFlag, loadConfig, log, msFlag, readableFiles, textFlag, textFlags, UsageError, type FlagValues } from '../cli.js';
 import { defineCommand } from '../command.js';
 import { withSignals } from '../lifecycle.js';
@@ -81,7 +81,8 @@ export function parseRun(values: FlagValues<ReturnType<typeof runFlags>>, defaul
   }
   if (wsPort !== undefined && wsPort > 65535) throw new UsageError(`--ws: expected a port from 0 to 65535, got ${wsPort}`);
   const host = textFlag('host', values.host, 'an address') ?? '127.0.0.1';
-  if (values.token !== undefined && values.token.trim().length < 8) throw new UsageError('--token: use at least 8 characters');
+  const tokenIssue = values.token === undefined ? null : tokenProblem(values.token);
+  if (tokenIssue) throw new UsageError(`--token: ${tokenIssue}`);
   const ws: WsSpec | undefined = wsPort === undefined ? undefined : { port: wsPort, host, ...(values.token === undefined ? {} : { token: values.token }) };
   synchronousFlag(values.synchronous); // a bad mode is an error even where no store would use it
   if (values['no-db'] && values.db !== undefined) throw new UsageError('--no-db cannot be combined with --db');
