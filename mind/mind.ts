@@ -240,7 +240,6 @@ export class Mind {
     this.terms.clear();
   }
 
-  /** Adds an extension; state restored before it was registered loads into it now. */
   /** The registered extension `name`, when it is a `kind`. */
   extension<T extends MindExtension>(name: string, kind: Function & { prototype: T }): T | undefined {
     const found = this.extensions.get(name);
@@ -256,6 +255,7 @@ export class Mind {
     return made;
   }
 
+  /** Adds an extension; state restored before it was registered loads into it now. */
   registerExtension(extension: MindExtension): void {
     this.extensions.set(extension.name, extension);
     if (extension.name in this.unclaimed) {

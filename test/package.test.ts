@@ -58,10 +58,10 @@ test('the packed source maps carry their sources, so stack traces and debuggers 
 test('the three entry points type-check from an installed package under nodenext and bundler resolution, inject included', (t) => {
   const { dir } = installed;
   const source = [
-    "import type { Agent, Tool } from 'ooda-rx';",
+    "import type { Agent, Fact, Journal, ScoringContext, Tool } from 'ooda-rx';",
     "import type { observe } from 'ooda-rx/operators';",
     "import type { createTestAgent } from 'ooda-rx/testing';",
-    'export type Used = [Agent, Tool, typeof observe, typeof createTestAgent];',
+    'export type Used = [Agent, Fact, Journal, ScoringContext, Tool, typeof observe, typeof createTestAgent];',
     '// inject takes signals as written by hand: schema defaults and the envelope left out.',
     "export const inject = (agent: Agent): boolean[] => [agent.inject({ type: 'goal', description: 'Find moons of Mars' }), agent.inject({ type: 'fact', subject: 'Mars', predicate: 'has moon', object: 'Phobos' }), agent.inject({ type: 'tick' })];",
   ].join('\n');
