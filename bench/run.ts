@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- --quick] [-- NAME…]`: runs every `bench/*.bench.ts` (or
- * the named ones) and prints one JSON line per figure:
+ * the named ones: a name no benchmark file starts with is exit 2) and
+ * prints one JSON line per figure:
  * `{"bench": name, "value": n, "unit": "...", ...}`. `--quick` shrinks every
  * benchmark so the whole suite stays under a minute.
  *
@@ -29,10 +30,15 @@ const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const only = args.filter((a) => !a.startsWith('--'));
 const dir = dirname(fileURLToPath(import.meta.url));
-const files = readdirSync(dir)
+const all = readdirSync(dir)
   .filter((f) => f.endsWith('.bench.ts'))
-  .filter((f) => only.length === 0 || only.some((name) => f.startsWith(name)))
   .sort();
+const unknown = only.filter((name) => !all.some((f) => f.startsWith(name)));
+if (unknown.length > 0) {
+  process.stderr.write(`bench: no benchmark named ${unknown.join(', ')}; the benchmarks are ${all.map((f) => f.replace(/\.bench\.ts$/, '')).join(', ')}\n`);
+  process.exit(2);
+}
+const files = all.filter((f) => only.length === 0 || only.some((name) => f.startsWith(name)));
 
 let failed = 0;
 for (const file of files) {
