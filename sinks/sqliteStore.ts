@@ -87,6 +87,7 @@ export class SqliteStore {
     const problem = storeFileProblem(file);
     if (problem) throw new StoreError(`store: open: ${problem}: pass a regular file (--db FILE)`, 'NOT_A_FILE');
     if (access === 'read') return SqliteStore.openForReading(file, options);
+    if (file !== ':memory:' && existsSync(file)) await SqliteStore.refuseForeignSchema(file, access, options);
     const lock = file === ':memory:' ? undefined : await WriterLock.acquire(file, options.busyTimeoutMs ?? 2000);
     let store: SqliteStore;
     try {
@@ -143,6 +144,19 @@ export class SqliteStore {
       if (via?.pragma) await store.run(via.pragma);
       await requireCurrentSchema(store.connection);
     });
+  }
+
+  /**
+   * Refuses a file a writer may not take (another program's database, or an
+   * empty file where a store must exist) before the lock's side file is made
+   * beside it; the check is made again under the lock. A file that cannot be
+   * read here is left to the writer's own open to report.
+   */
+  private static async refuseForeignSchema(file: string, access: 'create' | 'existing', options: StoreOptions): Promise<void> {
+    const peek = await SqliteStore.connect(file, file, sqlite3.OPEN_READONLY, options).catch(() => undefined);
+    if (!peek) return;
+    await peek.prepare(() => requireWritableSchema(peek.connection, access));
+    await peek.close();
   }
 
   /** Opens the connection; `file` names the store in messages, `target` is what SQLite opens. */

@@ -1,7 +1,7 @@
 import test from 'ava';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VirtualTimeScheduler } from 'rxjs';
@@ -53,7 +53,7 @@ test('a file written by a newer schema version is refused, naming both versions'
   t.regex(error!.message, new RegExp(`schema version ${SCHEMA_VERSION + 1}, newer than this program's ${SCHEMA_VERSION}`));
 });
 
-test('a writer refuses another program\'s database (tables but no ooda schema) before changing anything; an empty file becomes a store', async (t) => {
+test('a writer refuses another program\'s database (tables but no ooda schema) before changing anything or leaving a lock file beside it; an empty file becomes a store', async (t) => {
   for (const [sql, named] of [['CREATE TABLE t (x)', 'table t'], ['CREATE TABLE events (x); CREATE INDEX events_x ON events (x)', 'table events, index events_x']] as const) {
     const file = tempDb();
     const db = new Database(file);
@@ -67,6 +67,7 @@ test('a writer refuses another program\'s database (tables but no ooda schema) b
     t.is(after.pragma('user_version', { simple: true }), 0);
     t.deepEqual(after.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all(), [{ name: sql.includes('events') ? 'events' : 't' }], 'no table was added');
     after.close();
+    t.false(existsSync(`${file}-lock`), 'no lock file was left beside it');
   }
   const empty = tempDb();
   writeFileSync(empty, '');

@@ -60,6 +60,7 @@ test('commands that continue a store refuse an empty file and leave it empty', a
     t.is(result.code, 1, result.stderr);
     t.regex(result.stderr, /empty\.db is not an ooda-rx store \(it has no schema\)/, command);
     t.is(statSync(empty).size, 0, `${command} wrote into the file`);
+    t.false(existsSync(`${empty}-lock`), `${command} left a lock file beside it`);
   }
   const recall = await runCli(['recall', '--db', empty, '--query', 'x']);
   t.is(recall.code, 1, recall.stderr);
