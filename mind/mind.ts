@@ -255,8 +255,10 @@ export class Mind {
     return made;
   }
 
-  /** Adds an extension; state restored before it was registered loads into it now. */
+  /** Adds an extension; state restored before it was registered loads into it now. A second extension of the same name is refused, as a second tool of one name is. */
   registerExtension(extension: MindExtension): void {
+    const taken = this.extensions.get(extension.name);
+    if (taken && taken !== extension) throw new Error(`mind extension "${extension.name}" is already registered (a ${taken.constructor.name}): extension names are unique`);
     this.extensions.set(extension.name, extension);
     if (extension.name in this.unclaimed) {
       const { [extension.name]: state, ...rest } = this.unclaimed;
