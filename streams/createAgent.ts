@@ -1,7 +1,7 @@
 /**
  * The composition root: wires sources → perceive → feedback(observe → orient →
  * plan → decide → verify → act → consolidate) → watchers (followPlans, reflect,
- * then yours) → events, shared by every sink.
+ * interveneOnLoops, then yours) → events, shared by every sink.
  *
  * ```ts
  * const agent = createAgent({ config: { maxCycles: 20 } });

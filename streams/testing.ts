@@ -16,9 +16,11 @@
  * ```
  *
  * Marble runs are synchronous: a tool whose `execute` is async settles only
- * after `run()` has flushed virtual time (past its `toolTimeoutMs`, so it
- * times out). With async tools, use a `VirtualTimeScheduler` and
- * {@link flushSettled}, which lets promises settle before each virtual step.
+ * after `run()` has flushed virtual time, so the assertion sees the pass stop
+ * before its tool ran (session, perceived, goal), the rest of it arrives after
+ * `run()` returns as a timeout stamped at time 0, and the run never stops.
+ * With async tools, use a `VirtualTimeScheduler` and {@link flushSettled},
+ * which lets promises settle before each virtual step.
  */
 import { map, Observable, type OperatorFunction, type SchedulerLike, type VirtualTimeScheduler } from 'rxjs';
 import { TestScheduler, type RunHelpers } from 'rxjs/testing';
