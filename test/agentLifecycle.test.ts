@@ -1,7 +1,8 @@
 import test from 'ava';
-import { asyncScheduler, lastValueFrom, of, Subject, toArray, take } from 'rxjs';
+import { asyncScheduler, lastValueFrom, of, Subject, toArray, take, type SchedulerLike } from 'rxjs';
+import { TestScheduler } from 'rxjs/testing';
 import { vitals } from '../sources/vitals.js';
-import type { Stimulus } from '../streams/signals.js';
+import type { SensorSignal, Stimulus } from '../streams/signals.js';
 import { createTestAgent, goalStimulus, stimulus } from '../streams/testing.js';
 
 const runAll = async (agent: ReturnType<typeof createTestAgent>, inputs: Stimulus[]) => {
@@ -92,14 +93,34 @@ test('the heartbeat does not keep a finished run alive', async (t) => {
   t.like(events.at(-1), { kind: 'session', state: 'stopped' });
 });
 
-test('vitals senses the process’s own heap and event-loop delay', async (t) => {
+test('vitals senses the process’s own heap and event-loop load', async (t) => {
   const readings = await lastValueFrom(vitals(20).pipe(take(2), toArray()));
   for (const reading of readings) {
     t.is(reading.sensor, 'vitals');
     const value = reading.value as Record<string, number>;
     t.true(value.heapUsedMiB! > 0);
     t.true(value.heapRatio! > 0 && value.heapRatio! < 1);
-    t.true(value.loopDelayP99Ms! >= 0);
+    t.true(value.loopUtilization! >= 0 && value.loopUtilization! <= 1);
+    t.true(value.loopLagMs! >= 0);
+  }
+});
+
+test('vitals reads how late each reading ran on the scheduler clock and the event loop’s utilisation since the last reading, scheduling nothing but its readings', (t) => {
+  const virtual = new TestScheduler((a, b) => t.deepEqual(a, b));
+  let skew = 0;
+  // The scheduler's clock, 4 ms ahead from 15 ms on: the reading due at 20 ms runs at 24 ms, as if the loop had been blocked.
+  const clock: SchedulerLike = { now: () => virtual.now() + skew, schedule: (work, delay, state) => virtual.schedule(work, delay, state) };
+  const readings: SensorSignal[] = [];
+  vitals(10, clock).pipe(take(3)).subscribe((reading) => readings.push(reading));
+  virtual.schedule(() => (skew = 4), 15);
+  t.is(virtual.actions.length, 2, 'only the reading timer (and the test’s clock jump) is scheduled');
+  virtual.flush();
+  t.deepEqual(readings.map((r) => r.at), [10, 24, 34]);
+  t.deepEqual(readings.map((r) => (r.value as Record<string, number>).loopLagMs), [0, 4, 0], 'late by 4 ms once; the next reading is due a period after the late one');
+  for (const { value } of readings) {
+    t.deepEqual(Object.keys(value).sort(), ['heapRatio', 'heapUsedMiB', 'loopLagMs', 'loopUtilization']);
+    const { loopUtilization } = value as Record<string, number>;
+    t.true(loopUtilization! >= 0 && loopUtilization! <= 1);
   }
 });
 

@@ -37,7 +37,7 @@ export function runFlags(d: RunDefaults) {
     'max-cycles': { type: 'string', arg: 'N', help: `stop after N cycles (default ${d.maxCycles})` },
     heartbeat: { type: 'string', arg: 'MS', help: `heartbeat period in ms, 0 = off (default ${d.heartbeatMs})` },
     pace: { type: 'string', arg: 'MS', help: 'pause between cycles in ms (default 0: back to back)' },
-    vitals: { type: 'string', arg: 'MS', help: 'sense the process\u2019s own heap and event-loop delay every MS (default: the heartbeat period)' },
+    vitals: { type: 'string', arg: 'MS', help: 'sense the process\u2019s own heap and event-loop load every MS (default: the heartbeat period)' },
     kg: { type: 'string', multiple: true, arg: 'FILE', help: 'read signals (usually facts) from an NDJSON file first (repeatable)' },
     config: { type: 'string', arg: 'FILE', help: 'JSON config file (layers: defaults < file < OODA_* environment < flags)' },
     seed: { type: 'string', arg: 'N', help: `seed for ids and randomness (default ${defaultConfig().seed})` },
