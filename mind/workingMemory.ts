@@ -1,9 +1,11 @@
 /**
  * Working memory (seed 001): the agent's scratch space. A full memory never
  * refuses an entry: it evicts its oldest low-relevance entry (or, when every
- * entry is relevant, its oldest). Consulting an entry bumps its reference count.
+ * entry is relevant, its oldest). An entry with a `key` replaces the entry
+ * holding that key, so memory keeps the latest of each (a sensor's reading,
+ * not its history). Consulting an entry bumps its reference count.
  * All mutations are journaled. Entries stay in ascending id order: a push
- * appends the next id, eviction and removal keep the order.
+ * appends the next id, eviction, replacement and removal keep the order.
  */
 import { z } from 'zod';
 import type { Journal } from './journal.js';
@@ -21,6 +23,8 @@ export const MemoryEntry = z.object({
   sourceCycle: z.number().int().nonnegative(),
   referenceCount: z.number().int().nonnegative(),
   goalId: z.string().optional(),
+  /** At most one entry per key is in memory: a new one replaces the old (e.g. `sensor:temp`). */
+  key: z.string().optional(),
 });
 export type MemoryEntry = z.infer<typeof MemoryEntry>;
 
@@ -48,6 +52,8 @@ export class WorkingMemory {
    */
   private generation = 0;
   private readonly memos = new WeakMap<object, FilterMemo>();
+  /** The entry in memory holding each key. */
+  private readonly keyed = new Map<string, MemoryEntry>();
 
   constructor(
     private readonly journal: Journal,
@@ -63,9 +69,14 @@ export class WorkingMemory {
     return this.entries.length / this.capacity;
   }
 
-  /** Adds an entry made in cycle `sourceCycle`, evicting one first when full. Returns the new entry. */
+  /**
+   * Adds an entry made in cycle `sourceCycle`: it replaces the entry holding
+   * its key, if any, or else evicts one first when full. Returns the new entry.
+   */
   push(entry: NewMemoryEntry, sourceCycle: number): MemoryEntry {
-    if (this.entries.length >= this.capacity) this.evictOne();
+    const replaced = entry.key === undefined ? undefined : this.keyed.get(entry.key);
+    if (replaced) this.removeAt(this.indexOf(replaced));
+    else if (this.entries.length >= this.capacity) this.evictOne();
     // Built field by field, not spread: every entry gets the same shape, which keeps the hot paths monomorphic.
     const stored: MemoryEntry = {
       id: this.nextId++,
@@ -84,6 +95,10 @@ export class WorkingMemory {
       this.nextId--;
       this.generation++;
     });
+    if (entry.key !== undefined) {
+      stored.key = entry.key;
+      this.setKeyed(entry.key, stored);
+    }
     return stored;
   }
 
@@ -141,12 +156,52 @@ export class WorkingMemory {
   remove(ids: ReadonlySet<number>): number {
     if (ids.size === 0) return 0;
     const before = this.entries;
-    this.entries = before.filter((e) => !ids.has(e.id));
+    const kept: MemoryEntry[] = [];
+    for (const e of before) {
+      if (!ids.has(e.id)) kept.push(e);
+      else this.leaving(e);
+    }
+    this.entries = kept;
     this.journal.record(() => {
       this.entries = before;
       this.generation++;
     });
     return before.length - this.entries.length;
+  }
+
+  /** The index of an entry in memory (entries ascend by id). */
+  private indexOf(entry: MemoryEntry): number {
+    let lo = 0;
+    let hi = this.entries.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.entries[mid]!.id < entry.id) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private removeAt(index: number): void {
+    const [removed] = this.entries.splice(index, 1);
+    this.journal.record(() => {
+      this.entries.splice(index, 0, removed!);
+      this.generation++;
+    });
+  }
+
+  /** Unlinks an entry that leaves memory from its key. */
+  private leaving(entry: MemoryEntry): void {
+    if (entry.key !== undefined && this.keyed.get(entry.key) === entry) this.setKeyed(entry.key, undefined);
+  }
+
+  private setKeyed(key: string, entry: MemoryEntry | undefined): void {
+    const before = this.keyed.get(key);
+    if (entry) this.keyed.set(key, entry);
+    else this.keyed.delete(key);
+    this.journal.record(() => {
+      if (before) this.keyed.set(key, before);
+      else this.keyed.delete(key);
+    });
   }
 
   private evictOne(): void {
@@ -162,6 +217,7 @@ export class WorkingMemory {
     this.journal.record(() => {
       this.entries.splice(victim, 0, evicted!);
     });
+    this.leaving(evicted!);
   }
 
   toJSON(): { capacity: number; nextId: number; entries: MemoryEntry[] } {
@@ -171,6 +227,8 @@ export class WorkingMemory {
   load(json: { nextId: number; entries: MemoryEntry[] }): void {
     this.entries = json.entries.map((e) => ({ ...e, symbols: [...e.symbols] })).sort((a, b) => a.id - b.id);
     this.nextId = Math.max(json.nextId, (this.entries.at(-1)?.id ?? 0) + 1);
+    this.keyed.clear();
+    for (const e of this.entries) if (e.key !== undefined) this.keyed.set(e.key, e);
     this.generation++;
   }
 }

@@ -1,8 +1,9 @@
 /**
  * Signal intake: what a signal does to the mind before any cycle runs. A goal
  * is added, a fact enters the graph, user input and sensor readings become
- * working-memory observations, a command runs, and every signal from outside
- * is acknowledged with a `perceived` event.
+ * working-memory observations (a sensor's reading replaces its previous one,
+ * so memory holds each sensor's latest value), a command runs, and every
+ * signal from outside is acknowledged with a `perceived` event.
  *
  * Pending questions (user_interact) are settled here, never waited for: every
  * signal first expires the questions whose deadline (scheduler time) has
@@ -89,6 +90,7 @@ export function intake(runtime: Runtime, cycle: Cycle): void {
         kind: 'Observation',
         at,
         relevance: 0.2,
+        key: `sensor:${signal.sensor}`,
       });
       record(runtime, cycle, 'sensor', { sensor: signal.sensor, value: signal.value });
       return;
