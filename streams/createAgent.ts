@@ -77,7 +77,7 @@ import { admitInjected } from './injection.js';
 import { isObject } from './isObject.js';
 import { planningCommands } from './planningCommands.js';
 import { createRuntime, type Runtime } from './runtime.js';
-import type { InjectableSignal, Signal, Stimulus } from './signals.js';
+import { CYCLE_SIGNAL_TYPES, type InjectableSignal, type Signal, type Stimulus } from './signals.js';
 
 export interface Agent {
   readonly runtime: Runtime;
@@ -312,9 +312,9 @@ export function createAgent(options: AgentOptions = {}): Agent {
     );
 
     let toldMaxCycles = false;
-    /** The first pass to end at max cycles while the input goes on says so, once: no more cycles run, yet the run lasts as long as its input. */
+    /** The first signal taken in after max cycles while the input goes on (a line, a heartbeat) says so, once: no more cycles run, yet the run lasts as long as its input. */
     const tellMaxCycles = (cycle: Cycle): Cycle => {
-      if (toldMaxCycles || !drive || sources.keepAlive || inputsEnded || halted || mind.cycle < config.maxCycles) return cycle;
+      if (toldMaxCycles || !drive || sources.keepAlive || inputsEnded || halted || mind.cycle < config.maxCycles || CYCLE_SIGNAL_TYPES.has(cycle.signal.type)) return cycle;
       toldMaxCycles = true;
       const message = `max cycles (${config.maxCycles}) reached: no more cycles run, but the run goes on until its input ends (or a stop command, SIGINT or SIGTERM); signals that arrive meanwhile are taken in, goals are not worked on`;
       record(runtime, cycle, 'warning', { message, key: 'maxCycles' });
