@@ -51,6 +51,13 @@ export interface ToolContext {
   readonly config: MindConfig;
   /** Scheduler time in ms. */
   now(): number;
+  /**
+   * True while a recording is re-run (`ooda replay`, or a crashed session's
+   * last signals on resume). The world already saw this action once: a tool
+   * that acts on it (runs a program, writes a file, sends a request) must not
+   * do it again, and fails instead (see {@link notRerun}).
+   */
+  readonly replaying?: boolean;
 }
 
 /** What scoring sees: the mind and the goal being decided for. */
@@ -107,6 +114,11 @@ export class ToolFailure extends Error {
     super(`${tool}: ${message}`, options);
     this.name = 'ToolFailure';
   }
+}
+
+/** The failure of a tool that would act on the world while a recording is re-run (`ToolContext.replaying`); `action` says what it would have done, e.g. `run ls -l`. */
+export function notRerun(tool: string, action: string): ToolFailure {
+  return new ToolFailure(tool, `not done again while a recording is re-run (replay or crash recovery): it would ${action}`);
 }
 
 /**

@@ -7,5 +7,5 @@ import type { ToolContext } from '../mind/tool.js';
 import type { Runtime } from '../streams/runtime.js';
 
 export function toolContext(runtime: Runtime, goal: Goal): ToolContext {
-  return { mind: runtime.mind, goal, config: runtime.mind.config, now: runtime.now };
+  return { mind: runtime.mind, goal, config: runtime.mind.config, now: runtime.now, replaying: runtime.replaying };
 }

@@ -76,6 +76,8 @@ export interface AgentOptions {
   commands?: Iterable<[string, CommandHandler]>;
   /** Sequence number of the first run's first event (later runs continue the sequence). Default 1. */
   firstSeq?: number;
+  /** True when the run re-runs a recording (`ooda replay`, crash recovery on resume): tools see it as `ToolContext.replaying` and must not act on the world again. Default false. */
+  replaying?: boolean;
   /**
    * Called as each signal (or rejected stimulus) begins its pass, in processing
    * order and at its scheduler time: exactly what a store must record for a

@@ -154,6 +154,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
     config,
     scheduler,
     now: () => passAt ?? scheduler.now(),
+    replaying: options.replaying ?? false,
     commands: [
       ...builtinCommands(),
       ...planningCommands(),

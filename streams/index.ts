@@ -41,7 +41,7 @@ export type { MemoryEntry, MemoryKind } from '../mind/workingMemory.js';
 export type { Episode } from '../mind/episodicMemory.js';
 export { KnowledgeGraph, symbolId, type Triple } from '../mind/knowledgeGraph.js';
 export { HypervectorSpace, similarity } from '../mind/hypervector.js';
-export { ToolFailure, type Danger, type Fact, type ScoringContext, type Tool, type ToolContext, type ToolOutput, type ToolScoring } from '../mind/tool.js';
+export { notRerun, ToolFailure, type Danger, type Fact, type ScoringContext, type Tool, type ToolContext, type ToolOutput, type ToolScoring } from '../mind/tool.js';
 export { Journal } from '../mind/journal.js';
 export { builtinTools } from '../mind/tools/index.js';
 export { formatBreakdown, parseBreakdown, totalScore, type ScoreParts } from '../mind/utility.js';

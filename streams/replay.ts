@@ -71,6 +71,9 @@ export function parseSignalRow(row: SignalRow): { signal: Signal } | { stimulus:
 /**
  * Re-runs a recording synchronously on a virtual clock starting at
  * `startAt`, handing each event to `onEvent` as it is made (nothing is kept).
+ * Tools see `replaying` in their context: the world saw these actions once,
+ * so the built-in ones that act on it (shell_exec, file_io writes,
+ * http_fetch) fail instead of doing them again.
  * Returns the agent, whose mind holds the final state. `options` must carry
  * the same tools, watchers and commands as the recorded run.
  */
@@ -81,7 +84,7 @@ export function replayOn(
 ): Agent {
   const scheduler = new VirtualTimeScheduler();
   scheduler.frame = recording.startAt;
-  const agent = createAgent({ ...options, config: recording.config, session: recording.session, scheduler, firstSeq: recording.firstSeq });
+  const agent = createAgent({ ...options, config: recording.config, session: recording.session, scheduler, firstSeq: recording.firstSeq, replaying: true });
   agent.mind.restore(recording.base);
   const rows = recording.signals.map(parseSignalRow);
   const stimuli$ = new Subject<Stimulus>();

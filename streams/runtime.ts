@@ -29,6 +29,8 @@ export interface Runtime {
    * result discarded.
    */
   readonly abandon$: Subject<void>;
+  /** True while a recording is re-run (replay, crash recovery): tools must not act on the world again (see `ToolContext.replaying`). */
+  readonly replaying: boolean;
 }
 
 export function createRuntime(options: {
@@ -38,6 +40,7 @@ export function createRuntime(options: {
   commands?: Iterable<[string, CommandHandler]>;
   /** The clock the stages read. Default: `scheduler.now()`. */
   now?: () => number;
+  replaying?: boolean;
 }): Runtime {
   const { scheduler } = options;
   return {
@@ -47,5 +50,6 @@ export function createRuntime(options: {
     now: options.now ?? (() => scheduler.now()),
     commands: commandTable(options.commands ?? []),
     abandon$: new Subject<void>(),
+    replaying: options.replaying ?? false,
   };
 }

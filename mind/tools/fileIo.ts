@@ -11,7 +11,7 @@ import { lstat, mkdir, readdir, readFile, realpath, writeFile } from 'node:fs/pr
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { filePath, quotedText } from '../goalText.js';
-import { ToolFailure, type Tool, type ToolContext, type ToolOutput } from '../tool.js';
+import { notRerun, ToolFailure, type Tool, type ToolContext, type ToolOutput } from '../tool.js';
 
 const Input = z.object({
   op: z.enum(['read', 'write', 'list']),
@@ -72,7 +72,7 @@ export const fileIo: Tool<z.infer<typeof Input>> = {
 };
 
 /** Runs one file operation; file-system errors (ENOENT, EISDIR, …) are turned into tool failures by the caller. */
-async function fileOperation({ op, path, content }: z.infer<typeof Input>, { mind, config, now }: ToolContext): Promise<ToolOutput> {
+async function fileOperation({ op, path, content }: z.infer<typeof Input>, { mind, config, now, replaying }: ToolContext): Promise<ToolOutput> {
   const target = await workspacePath(config.tools.workspace, path);
   if (op === 'list') {
     const entries = await readdir(target, { withFileTypes: true });
@@ -81,6 +81,7 @@ async function fileOperation({ op, path, content }: z.infer<typeof Input>, { min
   }
   if (op === 'write') {
     if (content === undefined) throw new ToolFailure('file_io', 'invalid input: content: required to write');
+    if (replaying) throw notRerun('file_io', `write ${path}`);
     await mkdir(join(target, '..'), { recursive: true });
     await writeFile(target, content, 'utf8');
     return { ok: true, summary: `wrote ${Buffer.byteLength(content)} byte(s) to ${path}`, data: { path, bytes: Buffer.byteLength(content) } };

@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { url as urlIn } from '../goalText.js';
-import { ToolFailure, type Tool } from '../tool.js';
+import { notRerun, ToolFailure, type Tool } from '../tool.js';
 
 const Input = z.object({
   url: z.string().min(1, 'url is required'),
@@ -35,7 +35,7 @@ export const httpFetch: Tool<z.infer<typeof Input>> = {
   propose({ goal }) {
     return { url: urlIn(goal) ?? '' };
   },
-  async execute({ url: raw }, { mind, config, now }) {
+  async execute({ url: raw }, { mind, config, now, replaying }) {
     let url: URL;
     try {
       url = new URL(raw);
@@ -46,6 +46,7 @@ export const httpFetch: Tool<z.infer<typeof Input>> = {
     if (!hostAllowed(url, config.tools.httpAllowHosts)) {
       throw new ToolFailure('http_fetch', `refused ${url.host}: not in tools.httpAllowHosts (${config.tools.httpAllowHosts.join(', ') || 'empty'})`);
     }
+    if (replaying) throw notRerun('http_fetch', `send GET ${url.href}`);
     const { httpTimeoutMs: timeoutMs, httpMaxBytes: maxBytes } = config.tools;
     let response: Response;
     try {

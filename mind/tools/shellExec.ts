@@ -9,7 +9,7 @@
 import { execFile } from 'node:child_process';
 import { z } from 'zod';
 import { command as commandIn } from '../goalText.js';
-import { ToolFailure, type Tool } from '../tool.js';
+import { notRerun, ToolFailure, type Tool } from '../tool.js';
 
 const Input = z.object({
   command: z.string().min(1, 'command is required'),
@@ -34,8 +34,9 @@ export const shellExec: Tool<z.infer<typeof Input>> = {
     const [command = '', ...args] = commandIn(goal) ?? [];
     return { command, args };
   },
-  execute({ command, args }, { config }) {
+  execute({ command, args }, { config, replaying }) {
     if (!config.tools.shellExec) throw new ToolFailure('shell_exec', 'refused: running commands is disabled (set tools.shellExec to true to allow it)');
+    if (replaying) throw notRerun('shell_exec', `run ${[command, ...args].join(' ')}`);
     const timeoutMs = config.tools.shellTimeoutMs;
     return new Promise((resolve, reject) => {
       execFile(command, args, { shell: false, timeout: timeoutMs, maxBuffer: 1_048_576, encoding: 'utf8' }, (error, stdout, stderr) => {

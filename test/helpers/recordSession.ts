@@ -4,13 +4,13 @@
  */
 import { from, lastValueFrom } from 'rxjs';
 import { AgentConfig } from '../../streams/config.js';
-import { createAgent, type Agent } from '../../streams/createAgent.js';
+import { createAgent, type Agent, type AgentOptions } from '../../streams/createAgent.js';
 import { Persistence } from '../../streams/session.js';
 import type { Stimulus } from '../../streams/signals.js';
 
-export async function recordSession(db: string, session: string, config: AgentConfig, stimuli: Stimulus[]): Promise<Agent> {
+export async function recordSession(db: string, session: string, config: AgentConfig, stimuli: Stimulus[], options: Pick<AgentOptions, 'tools'> = {}): Promise<Agent> {
   const persistence = await Persistence.open({ db, fresh: true }, { session, config, log: () => undefined });
-  const agent = createAgent({ ...persistence.agentOptions(), config, session });
+  const agent = createAgent({ ...persistence.agentOptions(), ...options, config, session });
   const events$ = agent.run({ inputs: [from(stimuli)], hold: persistence.hold$ });
   persistence.attach(agent, events$);
   const done = lastValueFrom(events$);
