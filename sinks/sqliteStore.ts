@@ -299,13 +299,20 @@ export class SqliteStore {
 
   /** Events in seq order, filtered by session and kind, at most `limit`. */
   events(query: EventQuery = {}): Promise<EventRow[]> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (query.session !== undefined) where.push('session = ?'), params.push(query.session);
-    if (query.kind !== undefined) where.push('kind = ?'), params.push(query.kind);
-    if (query.afterSeq !== undefined) where.push('seq > ?'), params.push(query.afterSeq);
+    const { where, params } = eventFilter(query);
     const limit = query.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(query.limit))}` : '';
-    return this.all<EventRow>(`SELECT * FROM events${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY seq${limit}`, params);
+    return this.all<EventRow>(`SELECT * FROM events${where} ORDER BY seq${limit}`, params);
+  }
+
+  /**
+   * The seq of the `n`-th newest event (n ≥ 1) that the query's session and
+   * kind select, or undefined when fewer do: reading from just before it gives
+   * the newest `n` (`ooda events --last N`).
+   */
+  async nthNewestSeq(query: Pick<EventQuery, 'session' | 'kind'>, n: number): Promise<number | undefined> {
+    const { where, params } = eventFilter(query);
+    const row = await this.get<{ seq: number }>(`SELECT seq FROM events${where} ORDER BY seq DESC LIMIT 1 OFFSET ?`, [...params, n - 1]);
+    return row?.seq;
   }
 
   /** The next free ids: event seq, signal id and snapshot id. */
@@ -382,6 +389,16 @@ function requireReadableLog(file: string): void {
       'SQLITE_CANTOPEN',
     );
   }
+}
+
+/** The WHERE clause (with its leading space, or empty) and parameters selecting the events a query asks for. */
+function eventFilter(query: EventQuery): { where: string; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (query.session !== undefined) where.push('session = ?'), params.push(query.session);
+  if (query.kind !== undefined) where.push('kind = ?'), params.push(query.kind);
+  if (query.afterSeq !== undefined) where.push('seq > ?'), params.push(query.afterSeq);
+  return { where: where.length ? ` WHERE ${where.join(' AND ')}` : '', params };
 }
 
 function describe(sql: string): string {

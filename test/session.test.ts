@@ -262,7 +262,8 @@ test('consolidate records its command as the CLI\u2019s own signal and ends the 
   t.deepEqual(row, { reason: 'consolidate command done', cycles: 3 });
 });
 
-test('ooda events reads the log a page at a time: every event once, in seq order, --session and --limit across pages; a closed pipe ends quietly', async (t) => {
+/** A store of 2600 heartbeat events, seq 1..2600: the odd ones in session s1, the even ones in s2. */
+async function heartbeatLog(): Promise<string> {
   const db = join(tempDir(), 'log.db');
   const store = await SqliteStore.open(db);
   const sink = toSqlite(store);
@@ -271,6 +272,11 @@ test('ooda events reads the log a page at a time: every event once, in seq order
   sink.complete();
   await sink.flushed();
   await store.close();
+  return db;
+}
+
+test('ooda events reads the log a page at a time: every event once, in seq order, --session and --limit across pages; a closed pipe ends quietly', async (t) => {
+  const db = await heartbeatLog();
 
   const all = await runCli(['events', '--db', db]);
   t.is(all.code, 0, all.stderr);
@@ -288,4 +294,21 @@ test('ooda events reads the log a page at a time: every event once, in seq order
   const closed = await done;
   t.is(closed.code, 0, closed.stderr);
   t.is(closed.stderr, '');
+});
+
+test('ooda events --last N prints the newest N events oldest first, across pages; it is refused with --limit', async (t) => {
+  const db = await heartbeatLog();
+  const seqs = async (...args: string[]) => {
+    const result = await runCli(['events', '--db', db, ...args]);
+    t.is(result.code, 0, result.stderr);
+    return events(result.stdout).map((e) => e.seq);
+  };
+  t.deepEqual(await seqs('--last', '3'), [2598, 2599, 2600]);
+  t.deepEqual(await seqs('--session', 's1', '--last', '1200'), Array.from({ length: 1200 }, (_, i) => 201 + 2 * i));
+  t.deepEqual(await seqs('--session', 's2', '--kind', 'heartbeat', '--last', '5000'), Array.from({ length: 1300 }, (_, i) => 2 * (i + 1)));
+  t.deepEqual(await seqs('--last', '0'), []);
+  const both = await runCli(['events', '--db', db, '--last', '2', '--limit', '2']);
+  t.is(both.code, 2);
+  t.regex(both.stderr, /--limit cannot be combined with --last/);
+  t.regex((await runCli(['events', '--help'])).stdout, /--last N +the newest N events \(printed oldest first\); not with --limit/);
 });
