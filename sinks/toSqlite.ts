@@ -32,7 +32,7 @@ import { asyncScheduler, Subject, type Observable, type Observer, type Scheduler
 import type { AgentEvent, EventOf } from '../streams/events.js';
 import { StoreError, translate } from './storeError.js';
 import type { SqliteStore } from './sqliteStore.js';
-import type { InsertRows, InsertTable } from './writeBatch.js';
+import type { InsertRows, InsertTable, SqlStatement } from './writeBatch.js';
 import { streamFailure } from './streamFailure.js';
 
 export interface SqliteSinkOptions {
@@ -51,8 +51,12 @@ export interface SqliteSinkOptions {
 }
 
 export interface SqliteSink extends Observer<AgentEvent> {
-  /** Queues a row (signals, snapshots, sessions) behind what is already queued; it is serialised at once. */
-  insert<T extends InsertTable>(table: T, row: InsertRows[T]): void;
+  /**
+   * Queues a row (signals, snapshots, sessions) behind what is already queued;
+   * it is serialised at once. `statements` are committed in the same
+   * transaction, after its rows (a snapshot's query-table refresh and pruning).
+   */
+  insert<T extends InsertTable>(table: T, row: InsertRows[T], statements?: readonly SqlStatement[]): void;
   /** Queues a statement, run after the rows of the transaction it lands in. */
   run(sql: string, params: unknown[]): void;
   /** Rows queued or being written (a queued statement counts as one). */
@@ -160,8 +164,9 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
       flush();
     },
     complete: flush,
-    insert(table, row) {
+    insert(table, row, statements = []) {
       queue.insert(table, row);
+      for (const { sql, params } of statements) queue.run(sql, params);
       queued();
     },
     run(sql, params) {

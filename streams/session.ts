@@ -11,13 +11,15 @@
  *   event `seq` continue.
  * - Recording: every signal as its pass begins (the replay log), every event,
  *   and a snapshot of the whole mind on the `save` command, every
- *   `autoSaveMs` on the heartbeat, and on exit. A snapshot is taken as the
+ *   `autoSaveMs` on the heartbeat, and on exit (the session keeps its first
+ *   and newest two: sinks/snapshotRetention.ts). A snapshot is taken as the
  *   `save` command or heartbeat enters, so it is the state after every earlier
  *   signal: `resume` re-applies exactly the signals recorded after it.
  * - Closing: final snapshot, the session's end, a last flush, then the file is
  *   closed.
  */
 import { queryTableOps } from '../sinks/queryTables.js';
+import { pruneSnapshots } from '../sinks/snapshotRetention.js';
 import { SqliteStore, type StoreOptions } from '../sinks/sqliteStore.js';
 import type { SessionRow } from '../sinks/storeSchema.js';
 import { StoreError } from '../sinks/storeError.js';
@@ -183,15 +185,19 @@ export class Persistence {
     this.sink.insert('signals', { id: this.nextSignal++, session: this.agent!.session, at, type, body });
   }
 
-  /** Queues a snapshot of the whole mind, as of after the last recorded signal, and refreshes the query tables. */
+  /**
+   * Queues a snapshot of the whole mind, as of after the last recorded signal,
+   * with, in the same transaction, the refresh of the query tables and the
+   * deletion of the session's snapshots no longer kept (snapshotRetention.ts).
+   */
   private snapshot(reason: string): void {
     const agent = this.agent!;
     const state = agent.mind.toJSON();
     const id = this.nextSnapshot++;
     const now = agent.runtime.now();
     this.lastSaveAt = now;
-    this.sink.insert('snapshots', { id, session: agent.session, at: now, cycle: state.cycle, signal_id: this.nextSignal - 1, reason, state });
-    for (const { sql, params } of queryTableOps(agent.session, id, state)) this.sink.run(sql, params);
+    const row = { id, session: agent.session, at: now, cycle: state.cycle, signal_id: this.nextSignal - 1, reason, state };
+    this.sink.insert('snapshots', row, [...queryTableOps(agent.session, id, state), pruneSnapshots(agent.session)]);
   }
 }
 

@@ -11,7 +11,8 @@ export const sessions = defineCommand({
   about: `usage: ooda sessions [--db FILE] [--json]
 
 Lists the sessions in the store, oldest first: id, status, cycles, events,
-signals, snapshots, the session it resumed and why it ended.`,
+signals, snapshots (those kept: a session's first and its newest 2), the
+session it resumed and why it ended.`,
   flags: {
     ...STORE_FLAGS,
     json: { type: 'boolean', help: 'one JSON object per line instead of a table' },

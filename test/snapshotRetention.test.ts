@@ -1,0 +1,109 @@
+/**
+ * A session keeps its first snapshot and its newest two (sinks/snapshotRetention.ts):
+ * however often it saves, replay still starts from its first state, resume
+ * and crash recovery from its latest, and the query tables still show it.
+ */
+import test from 'ava';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NEVER } from 'rxjs';
+import { SqliteStore } from '../sinks/sqliteStore.js';
+import { toSqlite } from '../sinks/toSqlite.js';
+import type { WriteBatch } from '../sinks/writeBatch.js';
+import { AgentConfig } from '../streams/config.js';
+import { createAgent } from '../streams/createAgent.js';
+import { replaySession } from '../streams/replay.js';
+import { Persistence } from '../streams/session.js';
+import { recordSession } from './helpers/recordSession.js';
+
+const config = AgentConfig.parse({ seed: 3, heartbeatMs: 0, maxCycles: 30, stallThreshold: 1000 });
+const quiet = { log: () => undefined };
+
+/** Facts, with a save command after every second one, and a goal that is never met; ten saves in all. */
+const STIMULI = [
+  { type: 'goal', description: 'Find moons and orbits of planet 3', criteria: 'zzqx' },
+  ...Array.from({ length: 20 }, (_, i) => [
+    { type: 'fact', subject: `moon ${i}`, predicate: 'orbits', object: 'planet 3' },
+    ...(i % 2 ? [{ type: 'command', command: 'save' }] : []),
+  ]).flat(),
+].map((value) => ({ source: 't', value }));
+
+async function withStore<T>(db: string, use: (store: SqliteStore) => Promise<T>): Promise<T> {
+  const store = await SqliteStore.open(db, { access: 'existing' });
+  try {
+    return await use(store);
+  } finally {
+    await store.close();
+  }
+}
+
+/** Resumes the latest session of `db` as `next` and returns the restored mind's state and what was re-applied. */
+async function resume(db: string): Promise<{ state: unknown; reapplied: number }> {
+  const persistence = await Persistence.open({ db, fresh: false }, { session: 'next', config, ...quiet });
+  const agent = createAgent({ ...persistence.agentOptions(), config: persistence.config, session: 'next' });
+  persistence.attach(agent, agent.run({ inputs: [NEVER] }));
+  const state = agent.mind.toJSON();
+  await persistence.close('checked');
+  return { state, reapplied: persistence.resumed!.reapplied };
+}
+
+const tempDb = (t: { teardown: (f: () => void) => void }): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'snapshot-retention-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return join(dir, 'a.db');
+};
+
+test('a session that saved twelve times keeps its first snapshot and its newest two; it replays identically and resumes from the latest', async (t) => {
+  const db = tempDb(t);
+  const agent = await recordSession(db, 'rec', config, STIMULI);
+  const kept = await withStore(db, (store) => store.all<{ id: number; reason: string }>("SELECT id, reason FROM snapshots WHERE session = 'rec' ORDER BY id"));
+  t.deepEqual(kept, [
+    { id: 1, reason: 'start' },
+    { id: 11, reason: 'save command' },
+    { id: 12, reason: 'exit' },
+  ]);
+  t.like(await withStore(db, (store) => replaySession(store, 'rec')), { identical: true });
+  const resumed = await resume(db);
+  t.is(resumed.reapplied, 0);
+  t.deepEqual(resumed.state, agent.mind.toJSON());
+});
+
+test('with its latest snapshot deleted by hand (say it was damaged), a session resumes from the one before plus the signals recorded after it', async (t) => {
+  const db = tempDb(t);
+  const agent = await recordSession(db, 'rec', config, STIMULI);
+  await withStore(db, (store) => store.run("DELETE FROM snapshots WHERE session = 'rec' AND reason = 'exit'"));
+  const resumed = await resume(db);
+  t.true(resumed.reapplied > 0);
+  t.deepEqual(resumed.state, agent.mind.toJSON());
+});
+
+test('after a crash, resume restores the newest kept snapshot plus the signals recorded after it: the mind as it was', async (t) => {
+  const db = tempDb(t);
+  const agent = await recordSession(db, 'rec', config, STIMULI, { crash: true });
+  const kept = await withStore(db, (store) => store.all<{ id: number; reason: string }>("SELECT id, reason FROM snapshots WHERE session = 'rec' ORDER BY id"));
+  t.deepEqual(kept, [
+    { id: 1, reason: 'start' },
+    { id: 10, reason: 'save command' },
+    { id: 11, reason: 'save command' },
+  ]);
+  const resumed = await resume(db);
+  t.true(resumed.reapplied > 0, 'the crashed session recorded signals after its last save');
+  t.deepEqual(resumed.state, agent.mind.toJSON());
+  t.like(await withStore(db, (store) => replaySession(store, 'rec')), { identical: true });
+});
+
+test('a snapshot row and the statements queued with it are written in one transaction, whatever the batch size', async (t) => {
+  const store = await SqliteStore.open(':memory:');
+  t.teardown(() => store.close());
+  const batches: WriteBatch[] = [];
+  const write = store.write.bind(store);
+  store.write = (batch) => (batches.push(batch), write(batch));
+  const sink = toSqlite(store, { batchSize: 1 });
+  const prune = { sql: "DELETE FROM snapshots WHERE session = 's' AND id < ?", params: [2] };
+  for (const id of [1, 2]) sink.insert('snapshots', { id, session: 's', at: id, cycle: 0, signal_id: 0, reason: 'auto-save', state: {} }, [prune]);
+  await sink.flushed();
+  t.true(batches.length >= 2);
+  for (const batch of batches) t.is(batch.chunks('snapshots').length, batch.statements.length, 'each snapshot with its statement');
+  t.deepEqual(await store.all('SELECT id FROM snapshots'), [{ id: 2 }]);
+});
