@@ -18,7 +18,7 @@
  * - Closing: final snapshot, the session's end, a last flush, then the file is
  *   closed.
  */
-import { queryTableOps } from '../sinks/queryTables.js';
+import { QueryTables } from '../sinks/queryTables.js';
 import { pruneSnapshots } from '../sinks/snapshotRetention.js';
 import { SqliteStore, type StoreOptions } from '../sinks/sqliteStore.js';
 import type { SessionRow } from '../sinks/storeSchema.js';
@@ -61,6 +61,8 @@ export interface Resumed {
 
 export class Persistence {
   private agent: Agent | undefined;
+  /** The session's query tables as this run last refreshed them (set with the agent). */
+  private queryTables: QueryTables | undefined;
   private nextSignal: number;
   private nextSnapshot: number;
   private lastSaveAt = 0;
@@ -133,6 +135,7 @@ export class Persistence {
    */
   attach(agent: Agent, events$: Observable<AgentEvent>): void {
     this.agent = agent;
+    this.queryTables = new QueryTables(agent.session);
     if (this.restored !== undefined) agent.mind.restore(this.restored);
     const now = agent.runtime.now();
     this.sink.insert('sessions', {
@@ -197,7 +200,7 @@ export class Persistence {
     const now = agent.runtime.now();
     this.lastSaveAt = now;
     const row = { id, session: agent.session, at: now, cycle: state.cycle, signal_id: this.nextSignal - 1, reason, state };
-    this.sink.insert('snapshots', row, [...queryTableOps(agent.session, id, state), pruneSnapshots(agent.session)]);
+    this.sink.insert('snapshots', row, [...this.queryTables!.refresh(id, state), pruneSnapshots(agent.session)]);
   }
 }
 
