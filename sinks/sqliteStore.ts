@@ -27,6 +27,9 @@ import { WriteBatch, type InsertTable } from './writeBatch.js';
 
 export type Synchronous = 'normal' | 'full';
 
+/** Rows a paged read ({@link SqliteStore.signalPages}, {@link SqliteStore.eventPages}) reads at a time. */
+const PAGE_ROWS = 1000;
+
 /**
  * How a store is opened:
  * - `create`: read-write, the file is created when missing, and migrated;
@@ -292,9 +295,24 @@ export class SqliteStore {
     return snapshot;
   }
 
-  /** The session's signals after the given id, in the order they entered. */
-  signals(session: string, afterId = 0): Promise<SignalRow[]> {
-    return this.all<SignalRow>('SELECT * FROM signals WHERE session = ? AND id > ? ORDER BY id', [session, afterId]);
+  /** The session's signals after the given id, in the order they entered; at most `limit`. */
+  signals(session: string, afterId = 0, limit = -1): Promise<SignalRow[]> {
+    return this.all<SignalRow>('SELECT * FROM signals WHERE session = ? AND id > ? ORDER BY id LIMIT ?', [session, afterId, limit]);
+  }
+
+  /** {@link signals}, a page of `pageSize` rows at a time, so a long log is never held whole. */
+  async *signalPages(session: string, afterId = 0, pageSize = PAGE_ROWS): AsyncGenerator<SignalRow[]> {
+    for (;;) {
+      const rows = await this.signals(session, afterId, pageSize);
+      if (rows.length > 0) yield rows;
+      if (rows.length < pageSize) return;
+      afterId = rows.at(-1)!.id;
+    }
+  }
+
+  /** How many signals the session recorded after the given id. */
+  async signalCount(session: string, afterId = 0): Promise<number> {
+    return (await this.get<{ n: number }>('SELECT count(*) AS n FROM signals WHERE session = ? AND id > ?', [session, afterId]))!.n;
   }
 
   /** Events in seq order, filtered by session and kind, at most `limit`. */
@@ -302,6 +320,16 @@ export class SqliteStore {
     const { where, params } = eventFilter(query);
     const limit = query.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(query.limit))}` : '';
     return this.all<EventRow>(`SELECT * FROM events${where} ORDER BY seq${limit}`, params);
+  }
+
+  /** {@link events} (without `limit`), a page of `pageSize` rows at a time, so a long log is never held whole. */
+  async *eventPages(query: Omit<EventQuery, 'limit'> = {}, pageSize = PAGE_ROWS): AsyncGenerator<EventRow[]> {
+    for (let afterSeq = query.afterSeq; ; ) {
+      const rows = await this.events({ ...query, afterSeq, limit: pageSize });
+      if (rows.length > 0) yield rows;
+      if (rows.length < pageSize) return;
+      afterSeq = rows.at(-1)!.seq;
+    }
   }
 
   /**

@@ -6,16 +6,22 @@
  * deterministic (time and randomness are injected), so a session replays
  * identically unless a tool did real I/O or the recording was altered.
  *
+ * Signals and recorded events are read a page at a time while the session is
+ * re-run, so memory does not grow with the session's length: the virtual
+ * clock is held while the next page of signals is read, and replayed events
+ * wait to be compared until the recorded page they match has been read.
+ *
  * The same re-run restores a crashed session on `resume`: the last snapshot
  * plus the signals recorded after it.
  */
-import { Subject, VirtualTimeScheduler } from 'rxjs';
+import { Subject } from 'rxjs';
 import { z } from 'zod';
 import type { SqliteStore } from '../sinks/sqliteStore.js';
 import type { EventRow, SignalRow } from '../sinks/storeSchema.js';
 import { StoreError } from '../sinks/storeError.js';
 import type { AgentConfig } from './config.js';
 import { createAgent, type Agent, type AgentOptions } from './createAgent.js';
+import { HoldableClock } from './holdableClock.js';
 import type { AgentEvent } from './events.js';
 import { saveCommand } from './saveCommand.js';
 import { ExternalSignal, SignalMeta, type Signal, type Stimulus } from './signals.js';
@@ -30,7 +36,8 @@ export interface Recording {
   base: unknown;
   /** Scheduler time the run starts at. */
   startAt: number;
-  signals: readonly SignalRow[];
+  /** The signals to feed, in the order they entered, a page at a time (e.g. {@link SqliteStore.signalPages}). */
+  signals: AsyncIterable<readonly SignalRow[]>;
   /** How the recorded run stopped, when it did (a crashed one did not). */
   stop?: { at: number; reason: string };
 }
@@ -69,31 +76,42 @@ export function parseSignalRow(row: SignalRow): { signal: Signal } | { stimulus:
 }
 
 /**
- * Re-runs a recording synchronously on a virtual clock starting at
- * `startAt`, handing each event to `onEvent` as it is made (nothing is kept).
- * Tools see `replaying` in their context: the world saw these actions once,
- * so the built-in ones that act on it (shell_exec, file_io writes,
- * http_fetch) fail instead of doing them again.
- * Returns the agent, whose mind holds the final state. `options` must carry
- * the same tools, watchers and commands as the recorded run.
+ * Re-runs a recording on a virtual clock starting at `startAt`, handing each
+ * event to `onEvent` as it is made (nothing is kept), and calling `onPage`
+ * whenever the clock is held for the next page of signals. Tools see
+ * `replaying` in their context: the world saw these actions once, so the
+ * built-in ones that act on it (shell_exec, file_io writes, http_fetch) fail
+ * instead of doing them again. Resolves with the agent, whose mind holds the
+ * final state. `options` must carry the same tools, watchers and commands as
+ * the recorded run.
  */
-export function replayOn(
+export async function replayOn(
   recording: Recording,
   options: Omit<AgentOptions, 'config' | 'session' | 'scheduler' | 'firstSeq' | 'onEnter'>,
   onEvent: (event: AgentEvent) => void,
-): Agent {
-  const scheduler = new VirtualTimeScheduler();
+  onPage: () => Promise<void> = async () => undefined,
+): Promise<Agent> {
+  const scheduler = new HoldableClock();
   scheduler.frame = recording.startAt;
   const agent = createAgent({ ...options, config: recording.config, session: recording.session, scheduler, firstSeq: recording.firstSeq, replaying: true });
   agent.mind.restore(recording.base);
-  const rows = recording.signals.map(parseSignalRow);
   const stimuli$ = new Subject<Stimulus>();
   const signals$ = new Subject<Signal>();
   const events$ = agent.run({ inputs: [stimuli$], signals: [signals$], drive: false });
   events$.subscribe(onEvent);
   events$.connect();
 
+  const pages = recording.signals[Symbol.asyncIterator]();
+  const readPage = async (): Promise<{ at: number; parsed: ReturnType<typeof parseSignalRow> }[] | undefined> => {
+    const page = await pages.next();
+    return page.done ? undefined : page.value.map((row) => ({ at: row.at, parsed: parseSignalRow(row) }));
+  };
+  let rows = (await readPage()) ?? [];
   let next = 0;
+  let more = rows.length > 0;
+  /** Whether the feed waits for the next page (the clock is held: the feed goes on before anything else runs). */
+  let waiting = false;
+
   const end = (): void => {
     if (recording.stop) {
       const { at, reason } = recording.stop;
@@ -103,19 +121,40 @@ export function replayOn(
       signals$.complete();
     }
   };
-  const feed = (): void => {
-    do {
-      const row = rows[next]!;
-      if ('signal' in row) signals$.next(row.signal);
-      else stimuli$.next(row.stimulus);
+  /** Feeds the next row (`due`) and every following one whose time has come, then schedules itself at the next row's time. */
+  const feed = (due: boolean): void => {
+    for (;;) {
+      if (next === rows.length && more) {
+        waiting = true;
+        scheduler.hold();
+        return;
+      }
+      const row = rows[next];
+      if (!row) return end();
+      if (!due && row.at > scheduler.now()) {
+        scheduler.schedule(() => feed(true), row.at - scheduler.now());
+        return;
+      }
       next++;
-    } while (next < rows.length && recording.signals[next]!.at <= scheduler.now());
-    if (next < rows.length) scheduler.schedule(feed, recording.signals[next]!.at - scheduler.now());
-    else end();
+      due = false;
+      if ('signal' in row.parsed) signals$.next(row.parsed.signal);
+      else stimuli$.next(row.parsed.stimulus);
+    }
   };
-  if (rows.length > 0) scheduler.schedule(feed, Math.max(0, recording.signals[0]!.at - scheduler.now()));
+  if (rows.length > 0) scheduler.schedule(() => feed(true), Math.max(0, rows[0]!.at - scheduler.now()));
   else end();
   scheduler.flush();
+  while (waiting) {
+    waiting = false;
+    await onPage();
+    const page = await readPage();
+    rows = page ?? [];
+    next = 0;
+    more = page !== undefined;
+    // Only a feed that has fed a row waits: the next row is due only if its time has come.
+    feed(false);
+    if (!waiting) scheduler.flush();
+  }
   return agent;
 }
 
@@ -129,28 +168,28 @@ export interface Divergence {
 export type ReplayResult = { identical: true; session: string; events: number } | { identical: false; session: string; divergence: Divergence };
 
 /**
- * Loads a session's recording (its first snapshot, its signals and how it
- * stopped) and its recorded events, as stored rows; `ended` when the session
- * is marked ended, so its recording is complete even if its last events are
- * missing.
+ * Loads a session's recording (its first snapshot, its signals as pages read
+ * from the store, and how it stopped); `ended` when the session is marked
+ * ended, so its recording is complete even if its last events are missing.
  */
-export async function loadRecording(store: SqliteStore, sessionId: string): Promise<{ recording: Recording; recorded: EventRow[]; ended: boolean }> {
+export async function loadRecording(store: SqliteStore, sessionId: string): Promise<{ recording: Recording; ended: boolean }> {
   const session = await store.existingSession(sessionId);
   const base = await store.snapshot(sessionId, 'first');
   if (!base) throw new StoreError(`store: session ${sessionId} has no snapshot to start from`, 'NO_SNAPSHOT');
-  const recorded = await store.events({ session: sessionId });
-  const last = recorded.length > 0 ? eventFromRow(recorded.at(-1)!) : undefined;
-  const first = recorded[0];
+  const [first] = await store.events({ session: sessionId, limit: 1 });
+  const lastSeq = await store.nthNewestSeq({ session: sessionId }, 1);
+  const [lastRow] = lastSeq === undefined ? [] : await store.events({ session: sessionId, afterSeq: lastSeq - 1, limit: 1 });
+  const last = lastRow ? eventFromRow(lastRow) : undefined;
   const recording: Recording = {
     session: sessionId,
     config: storedConfig(store.file, session),
     firstSeq: session.first_seq,
     base: storedMindState(store.file, base),
     startAt: first?.kind === 'session' ? first.at : base.at,
-    signals: await store.signals(sessionId),
+    signals: store.signalPages(sessionId),
   };
   if (last?.kind === 'session' && last.state === 'stopped') recording.stop = { at: last.at, reason: last.reason ?? 'stopped' };
-  return { recording, recorded, ended: session.status === 'ended' };
+  return { recording, ended: session.status === 'ended' };
 }
 
 /** An event as stored: header columns plus the JSON body. */
@@ -159,36 +198,80 @@ export function eventFromRow(row: EventRow): AgentEvent {
 }
 
 /**
- * Compares replayed events with recorded ones as they are replayed, so
- * neither side is kept as objects: the first place they differ, or nothing.
- * A recording cut short by a crash (`complete` false) is compared up to its
- * last stored event; replaying fewer events than were recorded is a
- * divergence either way.
+ * Compares replayed events with recorded ones, which it reads a page at a
+ * time: the first place they differ, or nothing. A replayed event is compared
+ * at once when its recorded one has been read, else kept (as JSON) until
+ * {@link settle} reads the next page; neither side is kept past its
+ * comparison. A recording cut short by a crash (`complete` false) is compared
+ * up to its last stored event; replaying fewer events than were recorded is
+ * a divergence either way.
  */
 export class DivergenceCheck {
+  private readonly pages: AsyncIterator<readonly EventRow[]>;
+  private rows: readonly EventRow[] = [];
   private next = 0;
+  /** Whether every recorded page has been read. */
+  private read = false;
+  private readonly waiting: { seq: number; json: string }[] = [];
   private found: Divergence | undefined;
+  private matched = 0;
 
   constructor(
-    private readonly recorded: readonly EventRow[],
+    recorded: AsyncIterable<readonly EventRow[]>,
     private readonly complete: boolean,
-  ) {}
+  ) {
+    this.pages = recorded[Symbol.asyncIterator]();
+  }
 
-  /** Compares the next replayed event with the next recorded one. */
+  /** Recorded events compared so far. */
+  get compared(): number {
+    return this.matched;
+  }
+
+  /** Takes the next replayed event: compared now if its recorded one has been read, else at the next {@link settle}. */
   push(replayed: AgentEvent): void {
     if (this.found) return;
-    const row = this.recorded[this.next++];
-    if (!row && !this.complete) return;
-    const expected = row ? JSON.stringify(eventFromRow(row)) : NO_EVENT;
-    const got = JSON.stringify(replayed);
-    if (expected !== got) this.found = { seq: row?.seq ?? replayed.seq, expected, got };
+    const event = { seq: replayed.seq, json: JSON.stringify(replayed) };
+    if (this.waiting.length === 0 && (this.next < this.rows.length || this.read)) this.compare(event);
+    else this.waiting.push(event);
+  }
+
+  /** Compares the replayed events kept so far, reading recorded pages as they need. */
+  async settle(): Promise<void> {
+    for (const event of this.waiting) {
+      if (this.found) break;
+      await this.fill();
+      this.compare(event);
+    }
+    this.waiting.length = 0;
   }
 
   /** The first divergence, once the replay has ended. */
-  result(): Divergence | undefined {
-    const missing = this.recorded[this.next];
-    if (this.found || !missing) return this.found;
-    return { seq: missing.seq, expected: JSON.stringify(eventFromRow(missing)), got: NO_EVENT };
+  async result(): Promise<Divergence | undefined> {
+    await this.settle();
+    if (this.found) return this.found;
+    await this.fill();
+    const missing = this.rows[this.next];
+    return missing ? { seq: missing.seq, expected: JSON.stringify(eventFromRow(missing)), got: NO_EVENT } : undefined;
+  }
+
+  /** Compares a replayed event with the next recorded one, if any has been read (past the last one, with nothing). */
+  private compare(event: { seq: number; json: string }): void {
+    const row = this.rows[this.next];
+    if (row) this.next++, this.matched++;
+    else if (!this.complete) return;
+    const expected = row ? JSON.stringify(eventFromRow(row)) : NO_EVENT;
+    if (expected !== event.json) this.found = { seq: row?.seq ?? event.seq, expected, got: event.json };
+  }
+
+  /** Reads recorded pages until one has a row left to compare, or every page has been read. */
+  private async fill(): Promise<void> {
+    while (this.next === this.rows.length && !this.read) {
+      const page = await this.pages.next();
+      this.rows = page.done ? [] : page.value;
+      this.next = 0;
+      this.read = page.done === true;
+    }
   }
 }
 
@@ -202,10 +285,10 @@ export async function replaySession(
 ): Promise<ReplayResult> {
   const id = sessionId ?? (await store.latestSession())?.id;
   if (id === undefined) throw new StoreError(`store: ${store.file} has no session to replay`, 'NO_SESSION');
-  const { recording, recorded, ended } = await loadRecording(store, id);
+  const { recording, ended } = await loadRecording(store, id);
   // An ended session's recording is complete: events replayed past its last stored one are missing from it.
-  const check = new DivergenceCheck(recorded, recording.stop !== undefined || ended);
-  replayOn(recording, { ...options, commands: [...(options.commands ?? []), saveCommand] }, (event) => check.push(event));
-  const divergence = check.result();
-  return divergence ? { identical: false, session: id, divergence } : { identical: true, session: id, events: recorded.length };
+  const check = new DivergenceCheck(store.eventPages({ session: id }), recording.stop !== undefined || ended);
+  await replayOn(recording, { ...options, commands: [...(options.commands ?? []), saveCommand] }, (event) => check.push(event), () => check.settle());
+  const divergence = await check.result();
+  return divergence ? { identical: false, session: id, divergence } : { identical: true, session: id, events: check.compared };
 }

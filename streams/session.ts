@@ -209,22 +209,22 @@ async function restoreState(store: SqliteStore, session: SessionRow, context: Pe
   const snapshot = await store.snapshot(session.id, 'latest');
   if (!snapshot) throw new StoreError(`store: session ${session.id} has no snapshot`, 'NO_SNAPSHOT');
   const state = storedMindState(store.file, snapshot);
-  const tail = await store.signals(session.id, snapshot.signal_id);
-  if (tail.length === 0) return { state, reapplied: 0 };
-  const agent = replayOn(
+  const tail = await store.signalCount(session.id, snapshot.signal_id);
+  if (tail === 0) return { state, reapplied: 0 };
+  const agent = await replayOn(
     {
       session: session.id,
       config: storedConfig(store.file, session),
       firstSeq: 0,
       base: state,
       startAt: snapshot.at,
-      signals: tail,
+      signals: store.signalPages(session.id, snapshot.signal_id),
     },
     { ...context.agent, commands: [...(context.agent?.commands ?? []), saveCommand] },
     () => undefined,
   );
-  context.log(`session ${session.id}: re-applied ${tail.length} signal(s) recorded after its last snapshot (cycle ${snapshot.cycle})`);
-  return { state: agent.mind.toJSON(), reapplied: tail.length };
+  context.log(`session ${session.id}: re-applied ${tail} signal(s) recorded after its last snapshot (cycle ${snapshot.cycle})`);
+  return { state: agent.mind.toJSON(), reapplied: tail };
 }
 
 /**

@@ -11,9 +11,6 @@ import { intFlag, UsageError } from '../cli.js';
 import { defineCommand } from '../command.js';
 import { STORE_FLAGS, withStore } from '../store.js';
 
-/** Events read and written at a time. */
-const PAGE = 1000;
-
 export const events = defineCommand({
   summary: 'print stored events as NDJSON (filter by session and kind)',
   about: `usage: ooda events [--session ID] [--kind K] [--limit N | --last N] [--db FILE]
@@ -39,14 +36,13 @@ Prints the stored events as NDJSON in seq order (oldest first, also with --last)
       let closed = false;
       const out = toNdjson(process.stdout, { onClosed: () => (closed = true) });
       // The newest N start at the N-th newest; with fewer than N, at the first.
-      let afterSeq = last ? ((await store.nthNewestSeq(filter, last)) ?? 1) - 1 : 0;
-      for (let left = limit; left > 0 && !closed; ) {
-        const rows = await store.events({ ...filter, afterSeq, limit: Math.min(PAGE, left) });
-        if (rows.length === 0) break;
-        for (const row of rows) out.next(eventFromRow(row));
+      const afterSeq = last ? ((await store.nthNewestSeq(filter, last)) ?? 1) - 1 : 0;
+      let left = limit;
+      for await (const rows of store.eventPages({ ...filter, afterSeq })) {
+        for (const row of rows.slice(0, left)) out.next(eventFromRow(row));
         await out.flushed();
-        afterSeq = rows.at(-1)!.seq;
         left -= rows.length;
+        if (left <= 0 || closed) break;
       }
     });
     return 0;
