@@ -181,12 +181,14 @@ export class WorkingMemory {
     return lo;
   }
 
+  /** Removes the entry at `index`, unlinking it from its key. */
   private removeAt(index: number): void {
     const [removed] = this.entries.splice(index, 1);
     this.journal.record(() => {
       this.entries.splice(index, 0, removed!);
       this.generation++;
     });
+    this.leaving(removed!);
   }
 
   /** Unlinks an entry that leaves memory from its key. */
@@ -212,12 +214,7 @@ export class WorkingMemory {
         break;
       }
     }
-    if (victim < 0) victim = 0;
-    const [evicted] = this.entries.splice(victim, 1);
-    this.journal.record(() => {
-      this.entries.splice(victim, 0, evicted!);
-    });
-    this.leaving(evicted!);
+    this.removeAt(Math.max(victim, 0));
   }
 
   toJSON(): { capacity: number; nextId: number; entries: MemoryEntry[] } {
