@@ -15,9 +15,10 @@
  * so one parameter per statement instead of one per column moves that work
  * into SQLite, which runs on the driver's worker thread.
  */
-import { accessSync, constants, existsSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { existsSync } from 'node:fs';
 import sqlite3 from 'sqlite3';
+import { pagedRead } from './pagedRead.js';
+import { readOnlyRoute } from './readOnlyRoute.js';
 import { StoreError, translate } from './storeError.js';
 import { storeFileProblem } from './storeFile.js';
 import { WriterLock } from './writerLock.js';
@@ -109,34 +110,13 @@ export class SqliteStore {
     });
   }
 
-  /**
-   * Opens an existing store read-only. A WAL file needs its shared-memory
-   * file (`-shm`) even to be read; when that cannot be created (a folder the
-   * reader may not write), the file is read without one where no writer can
-   * be active:
-   * - with no `-wal` file (a live writer keeps one), as immutable: the file
-   *   itself holds everything;
-   * - with a `-wal` file but no `-shm` (a live writer keeps both: its writer
-   *   did not stop cleanly, e.g. `kill -9`, and the `-shm` was lost, or the
-   *   files were copied without it), through the lockless `unix-none` VFS in
-   *   exclusive locking mode, which indexes the log in this process's memory
-   *   instead of a `-shm` file, so what the crashed writer committed is read
-   *   too (`immutable` would ignore the log).
-   * Neither takes a lock: a writer that starts while the file is read may
-   * change it underneath (it marks the crashed sessions, it checkpoints).
-   */
+  /** Opens an existing store read-only; a file the usual way cannot reach is read as {@link readOnlyRoute} says. */
   private static async openForReading(file: string, options: StoreOptions): Promise<SqliteStore> {
     if (file === ':memory:') throw new StoreError('store: open: :memory: is a new, empty store each time: pass the file to read (--db FILE)', 'MISSING');
     try {
       return await SqliteStore.connectReader(file, options);
     } catch (error) {
-      const unwritable = error instanceof StoreError && (error.code === 'SQLITE_READONLY' || error.code === 'SQLITE_CANTOPEN');
-      if (!unwritable) throw error;
-      const url = pathToFileURL(file).href;
-      if (!existsSync(`${file}-wal`)) return SqliteStore.connectReader(file, options, { uri: `${url}?immutable=1` });
-      if (existsSync(`${file}-shm`)) throw error;
-      requireReadableLog(file);
-      return SqliteStore.connectReader(file, options, { uri: `${url}?vfs=unix-none`, pragma: 'PRAGMA locking_mode = EXCLUSIVE' });
+      return SqliteStore.connectReader(file, options, readOnlyRoute(file, error));
     }
   }
 
@@ -301,13 +281,8 @@ export class SqliteStore {
   }
 
   /** {@link signals}, a page of `pageSize` rows at a time, so a long log is never held whole. */
-  async *signalPages(session: string, afterId = 0, pageSize = PAGE_ROWS): AsyncGenerator<SignalRow[]> {
-    for (;;) {
-      const rows = await this.signals(session, afterId, pageSize);
-      if (rows.length > 0) yield rows;
-      if (rows.length < pageSize) return;
-      afterId = rows.at(-1)!.id;
-    }
+  signalPages(session: string, afterId = 0, pageSize = PAGE_ROWS): AsyncGenerator<SignalRow[]> {
+    return pagedRead((after, limit) => this.signals(session, after, limit), (row) => row.id, afterId, pageSize);
   }
 
   /** How many signals the session recorded after the given id. */
@@ -323,13 +298,8 @@ export class SqliteStore {
   }
 
   /** {@link events} (without `limit`), a page of `pageSize` rows at a time, so a long log is never held whole. */
-  async *eventPages(query: Omit<EventQuery, 'limit'> = {}, pageSize = PAGE_ROWS): AsyncGenerator<EventRow[]> {
-    for (let afterSeq = query.afterSeq; ; ) {
-      const rows = await this.events({ ...query, afterSeq, limit: pageSize });
-      if (rows.length > 0) yield rows;
-      if (rows.length < pageSize) return;
-      afterSeq = rows.at(-1)!.seq;
-    }
+  eventPages(query: Omit<EventQuery, 'limit'> = {}, pageSize = PAGE_ROWS): AsyncGenerator<EventRow[]> {
+    return pagedRead((afterSeq, limit) => this.events({ ...query, afterSeq, limit }), (row) => row.seq, query.afterSeq, pageSize);
   }
 
   /**
@@ -404,18 +374,6 @@ export class SqliteStore {
     } finally {
       await this.lock?.release();
     }
-  }
-}
-
-/** A crashed writer's log that this user may not read is a {@link StoreError} saying so and what its owner can do. */
-function requireReadableLog(file: string): void {
-  try {
-    accessSync(`${file}-wal`, constants.R_OK);
-  } catch {
-    throw new StoreError(
-      `store: open: cannot read ${file}: its writer did not stop cleanly and left a write-ahead log, ${file}-wal, that this user may not read: let the store's owner fold the log into the file (sqlite3 ${file} 'PRAGMA wal_checkpoint(TRUNCATE)'), or make ${file}-wal readable`,
-      'SQLITE_CANTOPEN',
-    );
   }
 }
 

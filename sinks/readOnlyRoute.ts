@@ -1,0 +1,42 @@
+/**
+ * How a reader still reaches a store it cannot open read-only the usual way.
+ * A WAL file needs its shared-memory file (`-shm`) even to be read; when that
+ * cannot be created (a folder the reader may not write), the file is read
+ * without one where no writer can be active:
+ * - with no `-wal` file (a live writer keeps one), as immutable: the file
+ *   itself holds everything;
+ * - with a `-wal` file but no `-shm` (a live writer keeps both: its writer
+ *   did not stop cleanly, e.g. `kill -9`, and the `-shm` was lost, or the
+ *   files were copied without it), through the lockless `unix-none` VFS in
+ *   exclusive locking mode, which indexes the log in this process's memory
+ *   instead of a `-shm` file, so what the crashed writer committed is read
+ *   too (`immutable` would ignore the log).
+ * Neither takes a lock: a writer that starts while the file is read may
+ * change it underneath (it marks the crashed sessions, it checkpoints).
+ */
+import { accessSync, constants, existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { StoreError } from './storeError.js';
+
+/** Where to open `file` instead (a URI, and a pragma to run first), after a read-only open failed with `error`; rethrows `error` when no other way applies. */
+export function readOnlyRoute(file: string, error: unknown): { uri: string; pragma?: string } {
+  const unwritable = error instanceof StoreError && (error.code === 'SQLITE_READONLY' || error.code === 'SQLITE_CANTOPEN');
+  if (!unwritable) throw error;
+  const url = pathToFileURL(file).href;
+  if (!existsSync(`${file}-wal`)) return { uri: `${url}?immutable=1` };
+  if (existsSync(`${file}-shm`)) throw error;
+  requireReadableLog(file);
+  return { uri: `${url}?vfs=unix-none`, pragma: 'PRAGMA locking_mode = EXCLUSIVE' };
+}
+
+/** A crashed writer's log that this user may not read is a {@link StoreError} saying so and what its owner can do. */
+function requireReadableLog(file: string): void {
+  try {
+    accessSync(`${file}-wal`, constants.R_OK);
+  } catch {
+    throw new StoreError(
+      `store: open: cannot read ${file}: its writer did not stop cleanly and left a write-ahead log, ${file}-wal, that this user may not read: let the store's owner fold the log into the file (sqlite3 ${file} 'PRAGMA wal_checkpoint(TRUNCATE)'), or make ${file}-wal readable`,
+      'SQLITE_CANTOPEN',
+    );
+  }
+}
