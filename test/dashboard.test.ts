@@ -102,6 +102,8 @@ test('in Chromium: add a goal from the page, see it in the goal tree and its dec
   page.on('websocket', (socket) => socket.on('framereceived', ({ payload }) => frames.push(String(payload))));
   await page.goto(`${first.url}#token=${TOKEN}`);
   await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
+  // The connection is live on open; the session shows once the snapshot that follows is rendered.
+  await page.locator('#session', { hasText: 'dash-1' }).waitFor({ timeout: 10_000 });
   t.is(await page.locator('#session').textContent(), 'dash-1');
   t.is(await page.locator('#token').inputValue(), TOKEN, 'the token comes from the #token= link');
   t.deepEqual(await page.locator('#legend span').allTextContents(), ['base', 'recency', 'novelty', 'episodic', 'pressure', 'archetype', 'plan'], 'the legend names every bar drawn');
