@@ -9,7 +9,7 @@ import { SqliteStore } from '../sinks/sqliteStore.js';
 import { AgentConfig } from '../streams/config.js';
 import { replaySession } from '../streams/replay.js';
 import { recordSession } from './helpers/recordSession.js';
-import { goalSignal, runOnVirtualTime } from './mindFixtures.js';
+import { runOnVirtualTime, STUCK_RUN, stimuliOf } from './mindFixtures.js';
 
 const mindKeeping = (finishedGoalsKept: number): Mind => new Mind({ config: { ...defaultMindConfig(), finishedGoalsKept } });
 const ids = (mind: Mind): string[] => mind.goals.all().map((g) => g.id);
@@ -57,13 +57,8 @@ test('finishedGoalsKept: 0 keeps no finished goal; a negative or fractional valu
   for (const bad of [-1, 2.5]) t.throws(() => AgentConfig.parse({ finishedGoalsKept: bad }), { message: /finishedGoalsKept/ });
 });
 
-const STUCK = [
-  ...Array.from({ length: 40 }, (_, i) => ({ type: 'fact' as const, subject: `planet ${i % 8}`, predicate: i % 2 ? 'orbits' : 'has moon', object: `body ${i}`, confidence: 1, depth: 0, meta: { source: 'test' } })),
-  goalSignal('Find moons and orbits of planet 3', { criteria: 'zzqx', stallThreshold: 1_000_000 }),
-];
-
 test('a long stuck run keeps a bounded mind: intervention goals past finishedGoalsKept leave with their plans, and loops are still caught', (t) => {
-  const { events, mind } = runOnVirtualTime(STUCK, { config: { maxCycles: 1500, finishedGoalsKept: 3 } });
+  const { events, mind } = runOnVirtualTime(STUCK_RUN, { config: { maxCycles: 1500, finishedGoalsKept: 3 } });
   const made = new Set(events.filter((e) => e.kind === 'goal' && e.change === 'added').map((e) => (e as { goalId: string }).goalId));
   t.true(made.size > 50, `${made.size} goals were made`);
   t.is(mind.goals.finishedCount, 3);
@@ -81,7 +76,7 @@ test('a session that retires goals replays identically', async (t) => {
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const db = join(dir, 'a.db');
   const config = AgentConfig.parse({ seed: 5, heartbeatMs: 0, maxCycles: 400, finishedGoalsKept: 2 });
-  const agent = await recordSession(db, 'rec', config, STUCK.map(({ depth: _d, meta: _m, ...value }) => ({ source: 't', value })));
+  const agent = await recordSession(db, 'rec', config, stimuliOf(STUCK_RUN));
   t.true(agent.mind.goals.all().length <= 4, 'goals were retired during the recorded run');
   const store = await SqliteStore.open(db, { access: 'existing' });
   try {

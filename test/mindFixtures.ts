@@ -11,7 +11,7 @@ import type { ToolContext } from '../mind/tool.js';
 import { builtinTools } from '../mind/tools/index.js';
 import { createAgent, type AgentOptions } from '../streams/createAgent.js';
 import type { AgentEvent } from '../streams/events.js';
-import type { Signal } from '../streams/signals.js';
+import type { Signal, Stimulus } from '../streams/signals.js';
 
 /** The demo knowledge base's facts. */
 export function demoFacts(): { subject: string; predicate: string; object: string }[] {
@@ -53,4 +53,15 @@ export function runOnVirtualTime(signals: Signal[], options: AgentOptions = {}):
 /** A goal signal. */
 export function goalSignal(description: string, extra: Partial<{ criteria: string; priority: number; stallThreshold: number }> = {}): Signal {
   return { type: 'goal', description, criteria: extra.criteria ?? '', priority: extra.priority ?? 128, ...(extra.stallThreshold ? { stallThreshold: extra.stallThreshold } : {}), depth: 0, meta: { source: 'test' } };
+}
+
+/** A goal nothing satisfies, over 40 facts: a run that never completes it, loops and consolidates again and again (a long stuck run). */
+export const STUCK_RUN: Signal[] = [
+  ...Array.from({ length: 40 }, (_, i): Signal => ({ type: 'fact', subject: `planet ${i % 8}`, predicate: i % 2 ? 'orbits' : 'has moon', object: `body ${i}`, confidence: 1, depth: 0, meta: { source: 'test' } })),
+  goalSignal('Find moons and orbits of planet 3', { criteria: 'zzqx', stallThreshold: 1_000_000 }),
+];
+
+/** The stimuli (`{ source, value }`) of signals: what a recorded session is fed. */
+export function stimuliOf(signals: Signal[], source = 't'): Stimulus[] {
+  return signals.map(({ depth: _depth, meta: _meta, ...value }) => ({ source, value }));
 }
