@@ -24,6 +24,8 @@ export const MindConfig = z.object({
     maxBacktrackAttempts: z.number().int().nonnegative().default(3),
     /** Finished (completed or failed) goals kept in the mind; older ones are retired with their plans, so a long run stays bounded. */
     finishedGoalsKept: z.number().int().nonnegative().default(100),
+    /** Episodes kept in episodic memory; the oldest past it are retired (they leave recall), so a long run stays bounded. */
+    episodesKept: z.number().int().nonnegative().default(1_000),
     tools: z
       .object({
         /** shell_exec runs nothing unless this is true. */

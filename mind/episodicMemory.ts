@@ -1,7 +1,9 @@
 /**
  * Episodic memory (seed 001): long-term records consolidated from
  * high-relevance working-memory entries, recalled by query (top-k).
- * All mutations are journaled.
+ * Additions are journaled; the oldest episodes past a bound are retired
+ * between passes (`retireOldest`, see `Mind.checkpoint`), so a long run's
+ * memory stays bounded.
  */
 import { z } from 'zod';
 import type { Journal } from './journal.js';
@@ -22,7 +24,7 @@ export type Episode = z.infer<typeof Episode>;
 /** A query's recall result, valid for the episode list it was computed on (see `recall`). */
 interface Recalled {
   wanted: readonly string[];
-  /** How many episodes the result covers, and the last of them (to notice a rollback). */
+  /** How many episodes ever stored the result covers (retired ones included), and the last of them (to notice a rollback). */
   covered: number;
   last: Episode | undefined;
   top: { episode: Episode; score: number }[];
@@ -35,11 +37,19 @@ export class EpisodicMemory {
   private readonly terms: Set<string>[] = [];
   /** Recent recall results by k, then query; brought up to date incrementally as episodes are added. */
   private readonly recalled = new Map<number, Map<string, Recalled>>();
+  /** Episodes retired so far: `episodes[i]` is the episode stored `retired + i`-th. */
+  private retired = 0;
 
   constructor(private readonly journal: Journal) {}
 
+  /** Episodes held (recallable). */
   get size(): number {
     return this.episodes.length;
+  }
+
+  /** Episodes ever stored, retired ones included: it grows with every episode stored, even at the bound. */
+  get stored(): number {
+    return this.retired + this.episodes.length;
   }
 
   all(): readonly Episode[] {
@@ -65,21 +75,38 @@ export class EpisodicMemory {
     let byQuery = this.recalled.get(k);
     if (!byQuery) this.recalled.set(k, (byQuery = new Map()));
     let cached = byQuery.get(query);
-    // Episodes are only appended (and popped on rollback): a result stays valid while the last episode it saw is still in place.
-    if (!cached || cached.covered > this.episodes.length || (cached.covered > 0 && this.episodes[cached.covered - 1] !== cached.last)) {
+    // Episodes are appended (popped on rollback) and retired from the front: a result stays valid while the last episode it saw is still in place or retired.
+    if (!cached || cached.covered > this.stored || (cached.covered > this.retired && this.episodes[cached.covered - 1 - this.retired] !== cached.last)) {
       if (byQuery.size >= 256) byQuery.clear();
       cached = { wanted: keywords(query).map(stem), covered: 0, last: undefined, top: [], result: [] };
       byQuery.set(query, cached);
     }
-    if (cached.covered < this.episodes.length) this.extend(cached, k);
+    if (cached.covered < this.stored) this.extend(cached, k);
     return cached.result;
+  }
+
+  /**
+   * Retires the oldest episodes past the newest `kept`; they leave recall.
+   * Not journaled: called between passes, so no rollback brings them back.
+   * A recall result that ranked a retired episode is dropped (recomputed when
+   * asked); the others stay valid, since the episodes they ranked remain.
+   */
+  retireOldest(kept: number): void {
+    const count = this.episodes.length - kept;
+    if (count <= 0) return;
+    const gone = new Set(this.episodes.splice(0, count));
+    this.terms.splice(0, count);
+    this.retired += count;
+    for (const byQuery of this.recalled.values()) {
+      for (const [query, cached] of byQuery) if (cached.top.some((t) => gone.has(t.episode))) byQuery.delete(query);
+    }
   }
 
   /** Scores the episodes added since the result was computed and merges them into its top `k`. */
   private extend(cached: Recalled, k: number): void {
     const { top } = cached;
     let changed = false;
-    for (let i = cached.covered; i < this.episodes.length; i++) {
+    for (let i = Math.max(cached.covered - this.retired, 0); i < this.episodes.length; i++) {
       const terms = this.terms[i]!;
       let score = 0;
       for (const w of cached.wanted) if (terms.has(w)) score++;
@@ -92,7 +119,7 @@ export class EpisodicMemory {
       if (top.length > k) top.pop();
       changed = true;
     }
-    cached.covered = this.episodes.length;
+    cached.covered = this.stored;
     cached.last = this.episodes[this.episodes.length - 1];
     if (changed) cached.result = top.map((t) => t.episode);
   }
@@ -101,10 +128,12 @@ export class EpisodicMemory {
     return this.episodes.map((e) => ({ ...e, learnings: [...e.learnings], tools: [...e.tools] }));
   }
 
-  load(episodes: Episode[]): void {
+  /** Replaces the episodes with saved ones; `retired`: how many were retired before them. */
+  load(episodes: Episode[], retired: number): void {
     this.episodes.length = 0;
     this.terms.length = 0;
     this.recalled.clear();
+    this.retired = retired;
     for (const e of episodes) {
       const copy = { ...e, learnings: [...e.learnings], tools: [...e.tools] };
       this.episodes.push(copy);

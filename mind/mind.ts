@@ -43,6 +43,8 @@ export const MindState = z.object({
   goals: z.array(Goal),
   memory: z.object({ capacity: z.number().int().positive(), nextId: z.number().int(), entries: z.array(MemoryEntry) }),
   episodes: z.array(Episode),
+  /** Episodes retired before those in `episodes` (see `episodesKept`). */
+  episodesRetired: z.number().int().nonnegative().default(0),
   graph: z.object({ symbols: z.array(z.tuple([z.string(), z.string()])), triples: z.array(Triple) }),
   decisions: z.record(z.string(), z.object({ recent: z.array(z.string()), used: z.array(z.string()) })),
   provenance: z.array(Provenance),
@@ -212,7 +214,7 @@ export class Mind {
   stateHash(): string {
     let h = 0x811c9dc5;
     h = Math.imul(h ^ this.graph.knowledgeSize, 0x01000193) >>> 0;
-    h = Math.imul(h ^ this.episodes.size, 0x01000193) >>> 0;
+    h = Math.imul(h ^ this.episodes.stored, 0x01000193) >>> 0;
     h = Math.imul(h ^ this.goals.digest, 0x01000193) >>> 0;
     return h.toString(16).padStart(8, '0');
   }
@@ -220,9 +222,10 @@ export class Mind {
   /**
    * Marks the state a signal entered with (see `rollback`). First retires the
    * goals that finished longest ago, past `finishedGoalsKept`, with their
-   * decision history and what extensions keep for them (their plans): done
-   * here, between passes, so no rollback brings them back, and a long run's
-   * state stays bounded. Their events stay in the store.
+   * decision history and what extensions keep for them (their plans), and the
+   * oldest episodes past `episodesKept`: done here, between passes, so no
+   * rollback brings them back, and a long run's state stays bounded. Their
+   * events stay in the store.
    */
   checkpoint(): void {
     if (this.goals.finishedCount > this.config.finishedGoalsKept) {
@@ -231,6 +234,7 @@ export class Mind {
         for (const extension of this.extensions.values()) extension.forgetGoal?.(goal.id);
       }
     }
+    this.episodes.retireOldest(this.config.episodesKept);
     this.journal.checkpoint();
   }
 
@@ -277,6 +281,7 @@ export class Mind {
       goals: this.goals.toJSON(),
       memory: this.memory.toJSON(),
       episodes: this.episodes.toJSON(),
+      episodesRetired: this.episodes.stored - this.episodes.size,
       graph: this.graph.toJSON(),
       decisions: this.decisions.toJSON(),
       provenance: this.provenance.map((p) => ({ ...p })),
@@ -292,7 +297,7 @@ export class Mind {
     this.isPaused = state.paused;
     this.goals.load(state.goals);
     this.memory.load(state.memory);
-    this.episodes.load(state.episodes);
+    this.episodes.load(state.episodes, state.episodesRetired);
     this.graph.load(state.graph);
     this.decisions.load(state.decisions);
     this.provenanceLog = state.provenance;
