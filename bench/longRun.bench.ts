@@ -6,8 +6,7 @@
  * - `longRun.heapGrowth`: bytes the heap grew per cycle between the two;
  * - `longRun.snapshot`: the size of the mind's saved state (what every save
  *   writes) at the end, with the goals and episodes it holds.
- * Episodes are the agent's long-term memory and are all kept; goals past
- * `finishedGoalsKept` are retired.
+ * Goals past `finishedGoalsKept` and episodes past `episodesKept` are retired.
  */
 import { from } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
@@ -48,6 +47,7 @@ export default async function longRunBench({ quick }: { quick: boolean }): Promi
       cycles: agent.mind.cycle,
       goals: state.goals.length,
       episodes: state.episodes.length,
+      episodesMade: agent.mind.episodes.stored,
       goalsMade: Number(/\d+$/.exec(state.goals.at(-1)?.id ?? '0')?.[0] ?? 0),
     },
   ];
