@@ -321,6 +321,21 @@ export class SqliteStore {
     return { seq: row.seq + 1, signal: row.signal + 1, snapshot: row.snapshot + 1 };
   }
 
+  /**
+   * Runs `work` in one read transaction, so all its reads see the store as of
+   * the first: rows a live writer commits meanwhile are not seen (a replay
+   * reads signal and event pages of the same moment). Not on a store a sink
+   * is writing through: its transactions cannot start meanwhile.
+   */
+  async readTransaction<T>(work: () => Promise<T>): Promise<T> {
+    await this.run('BEGIN');
+    try {
+      return await work();
+    } finally {
+      await this.run('COMMIT');
+    }
+  }
+
   /** `PRAGMA integrity_check`: "ok" or the problems found. */
   async integrityCheck(): Promise<string> {
     const rows = await this.all<{ integrity_check: string }>('PRAGMA integrity_check');

@@ -277,18 +277,25 @@ export class DivergenceCheck {
 
 const NO_EVENT = '(no event)';
 
-/** Replays a stored session (default: the latest) and compares its events with the recorded ones. */
-export async function replaySession(
+/**
+ * Replays a stored session (default: the latest) and compares its events with
+ * the recorded ones. It reads in one read transaction: a session still being
+ * written is replayed as far as it was stored when the replay began, like a
+ * crashed one, with its signals and events of that same moment.
+ */
+export function replaySession(
   store: SqliteStore,
   sessionId: string | undefined,
   options: Parameters<typeof replayOn>[1] = {},
 ): Promise<ReplayResult> {
-  const id = sessionId ?? (await store.latestSession())?.id;
-  if (id === undefined) throw new StoreError(`store: ${store.file} has no session to replay`, 'NO_SESSION');
-  const { recording, ended } = await loadRecording(store, id);
-  // An ended session's recording is complete: events replayed past its last stored one are missing from it.
-  const check = new DivergenceCheck(store.eventPages({ session: id }), recording.stop !== undefined || ended);
-  await replayOn(recording, { ...options, commands: [...(options.commands ?? []), saveCommand] }, (event) => check.push(event), () => check.settle());
-  const divergence = await check.result();
-  return divergence ? { identical: false, session: id, divergence } : { identical: true, session: id, events: check.compared };
+  return store.readTransaction(async () => {
+    const id = sessionId ?? (await store.latestSession())?.id;
+    if (id === undefined) throw new StoreError(`store: ${store.file} has no session to replay`, 'NO_SESSION');
+    const { recording, ended } = await loadRecording(store, id);
+    // An ended session's recording is complete: events replayed past its last stored one are missing from it.
+    const check = new DivergenceCheck(store.eventPages({ session: id }), recording.stop !== undefined || ended);
+    await replayOn(recording, { ...options, commands: [...(options.commands ?? []), saveCommand] }, (event) => check.push(event), () => check.settle());
+    const divergence = await check.result();
+    return divergence ? { identical: false, session: id, divergence } : { identical: true, session: id, events: check.compared };
+  });
 }
