@@ -85,7 +85,10 @@ export class SqliteStore {
    */
   static async open(file: string, options: StoreOptions = {}): Promise<SqliteStore> {
     const access = options.access ?? 'create';
-    if (access !== 'create' && file !== ':memory:' && !existsSync(file)) {
+    if (access !== 'create' && file === ':memory:') {
+      throw new StoreError("store: open: :memory: is a new, empty store each time, with no session: pass the store's file (--db FILE)", 'MISSING');
+    }
+    if (access !== 'create' && !existsSync(file)) {
       throw new StoreError(`store: open: ${file} does not exist: 'ooda run --db ${file}' creates a store, or pass another --db`, 'MISSING');
     }
     const problem = storeFileProblem(file);
@@ -112,7 +115,6 @@ export class SqliteStore {
 
   /** Opens an existing store read-only; a file the usual way cannot reach is read as {@link readOnlyRoute} says. */
   private static async openForReading(file: string, options: StoreOptions): Promise<SqliteStore> {
-    if (file === ':memory:') throw new StoreError('store: open: :memory: is a new, empty store each time: pass the file to read (--db FILE)', 'MISSING');
     try {
       return await SqliteStore.connectReader(file, options);
     } catch (error) {

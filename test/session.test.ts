@@ -203,9 +203,11 @@ test('commands that read or resume a store never create one: a missing file or a
   const result = await runCli(['events', '--db', empty]);
   t.is(result.code, 1, result.stderr);
   t.regex(result.stderr, /empty\.db is not an ooda-rx store \(it has no schema\)/);
-  const inMemory = await runCli(['sessions', '--db', ':memory:']);
-  t.is(inMemory.code, 1, inMemory.stderr);
-  t.regex(inMemory.stderr, /:memory: is a new, empty store each time: pass the file to read/);
+  for (const command of commands) {
+    const inMemory = await runCli([...command, '--db', ':memory:']);
+    t.is(inMemory.code, 1, `${command[0]}: ${inMemory.stderr}`);
+    t.regex(inMemory.stderr, /^ooda: store: open: :memory: is a new, empty store each time, with no session: pass the store's file \(--db FILE\)\n$/, command[0]);
+  }
 });
 
 test('consolidate turns the saved working memory into episodes; recall prints them best first, at most --top-k', async (t) => {
