@@ -125,6 +125,17 @@ test('resume continues the cycle count and seq; run without --fresh resumes and 
   t.deepEqual(events(decisions.stdout).map((e) => [e.kind, e.cycle]), [['decision', 1], ['decision', 2]]);
 });
 
+test('sessions on a store that holds no session yet prints no table, and says so on stderr', async (t) => {
+  const db = join(tempDir(), 'no-session.db');
+  await (await SqliteStore.open(db)).close();
+  for (const json of [[], ['--json']]) {
+    const listed = await runCli(['sessions', '--db', db, ...json]);
+    t.is(listed.code, 0, listed.stderr);
+    t.is(listed.stdout, '', json.join(''));
+    t.regex(listed.stderr, /^ooda: .*no-session\.db holds no session yet \('ooda run --db .*no-session\.db' starts one\)\n$/);
+  }
+});
+
 test('replay of a recorded session is identical; a tampered recording reports the first divergence and exits 1', async (t) => {
   const db = join(tempDir(), 'replay.db');
   const lines = [

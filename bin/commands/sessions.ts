@@ -1,10 +1,11 @@
 /**
  * `ooda sessions`: lists the store's sessions, oldest first, as a table (or
- * NDJSON with --json).
+ * NDJSON with --json); a store with none prints nothing, and says so on stderr.
  */
+import { log } from '../cli.js';
 import { defineCommand } from '../command.js';
 import { printLines } from '../output.js';
-import { STORE_FLAGS, withStore } from '../store.js';
+import { DEFAULT_DB, STORE_FLAGS, withStore } from '../store.js';
 
 export const sessions = defineCommand({
   summary: 'list the sessions in the store',
@@ -19,6 +20,11 @@ session it resumed and why it ended.`,
   },
   async run(values) {
     const rows = await withStore(values.db, (store) => store.sessions());
+    if (rows.length === 0) {
+      const db = values.db ?? DEFAULT_DB;
+      log(`${db} holds no session yet ('ooda run --db ${db}' starts one)`);
+      return 0;
+    }
     const listed = rows.map((r) => ({
       id: r.id,
       status: r.status,
@@ -34,7 +40,7 @@ session it resumed and why it ended.`,
       await printLines(listed.map((row) => JSON.stringify(row)));
       return 0;
     }
-    const header = Object.keys(listed[0] ?? { id: '' });
+    const header = Object.keys(listed[0]!);
     const table = [header, ...listed.map((row) => Object.values(row).map(String))];
     const widths = header.map((_, i) => Math.max(...table.map((line) => line[i]!.length)));
     await printLines(table.map((line) => line.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()));
