@@ -13,6 +13,8 @@
  *   too (`immutable` would ignore the log).
  * Neither takes a lock: a writer that starts while the file is read may
  * change it underneath (it marks the crashed sessions, it checkpoints).
+ * A store file the reader may not write is read the same way from the start
+ * (see {@link unwritableFileRoute}).
  */
 import { accessSync, constants, existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -21,10 +23,34 @@ import { StoreError } from './storeError.js';
 /** Where to open `file` instead (a URI, and a pragma to run first), after a read-only open failed with `error`; rethrows `error` when no other way applies. */
 export function readOnlyRoute(file: string, error: unknown): { uri: string; pragma?: string } {
   const unwritable = error instanceof StoreError && (error.code === 'SQLITE_READONLY' || error.code === 'SQLITE_CANTOPEN');
-  if (!unwritable) throw error;
+  if (!unwritable || hasSideFiles(file)) throw error;
+  return withoutSideFiles(file);
+}
+
+/**
+ * Where to open a store file this user may not write, before trying the usual
+ * way: that would create its missing `-wal` and `-shm` with the file's
+ * read-only mode and leave them there, so a writer given the file back later
+ * could not use them ("is read-only"). Undefined when the file is writable or
+ * has both side files already (the usual way then creates none).
+ */
+export function unwritableFileRoute(file: string): { uri: string; pragma?: string } | undefined {
+  try {
+    accessSync(file, constants.W_OK);
+    return undefined;
+  } catch {
+    return hasSideFiles(file) ? undefined : withoutSideFiles(file);
+  }
+}
+
+function hasSideFiles(file: string): boolean {
+  return existsSync(`${file}-wal`) && existsSync(`${file}-shm`);
+}
+
+/** Immutable without a `-wal`, else the lockless VFS that indexes the log in memory: either way no file is created. */
+function withoutSideFiles(file: string): { uri: string; pragma?: string } {
   const url = pathToFileURL(file).href;
   if (!existsSync(`${file}-wal`)) return { uri: `${url}?immutable=1` };
-  if (existsSync(`${file}-shm`)) throw error;
   requireReadableLog(file);
   return { uri: `${url}?vfs=unix-none`, pragma: 'PRAGMA locking_mode = EXCLUSIVE' };
 }

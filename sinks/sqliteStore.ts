@@ -18,7 +18,7 @@
 import { existsSync } from 'node:fs';
 import sqlite3 from 'sqlite3';
 import { pagedRead } from './pagedRead.js';
-import { readOnlyRoute } from './readOnlyRoute.js';
+import { readOnlyRoute, unwritableFileRoute } from './readOnlyRoute.js';
 import { StoreError, translate } from './storeError.js';
 import { storeFileProblem } from './storeFile.js';
 import { WriterLock } from './writerLock.js';
@@ -113,8 +113,10 @@ export class SqliteStore {
     });
   }
 
-  /** Opens an existing store read-only; a file the usual way cannot reach is read as {@link readOnlyRoute} says. */
+  /** Opens an existing store read-only; a file it may not write, or one the usual way cannot reach, is read as readOnlyRoute.ts says. */
   private static async openForReading(file: string, options: StoreOptions): Promise<SqliteStore> {
+    const route = unwritableFileRoute(file);
+    if (route) return SqliteStore.connectReader(file, options, route);
     try {
       return await SqliteStore.connectReader(file, options);
     } catch (error) {

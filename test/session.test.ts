@@ -1,7 +1,7 @@
 import test from 'ava';
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { events, finished, OODA, runCli, startCli, until, type CliResult } from './helpers/cli.js';
@@ -11,6 +11,8 @@ import { toSqlite } from '../sinks/toSqlite.js';
 
 const tempDir = (): string => mkdtempSync(join(tmpdir(), 'ooda-session-'));
 const NEVER_DONE = { OODA_STALL_THRESHOLD: '1000000' };
+/** root ignores file modes, so what must meet them runs as an unprivileged user there. */
+const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
 
 function query<T>(file: string, sql: string): T[] {
   const db = new Database(file, { readonly: true });
@@ -168,8 +170,6 @@ test('a read-only store and a locked store each give a clear error and exit 1', 
   t.is((await runCli(['run', '--db', db, '--max-cycles', '1', '--heartbeat', '0', '--no-stdin'])).code, 0);
   chmodSync(dir, 0o755);
   chmodSync(db, 0o444);
-  // root ignores file modes, so the read-only run is made by an unprivileged user there.
-  const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
   const readOnly = await finishedWith(spawn(process.execPath, [OODA, 'run', '--db', db, '--no-stdin', '--heartbeat', '0'], { ...asUser, cwd: dir, stdio: 'pipe' }));
   t.is(readOnly.code, 1, readOnly.stderr);
   t.regex(readOnly.stderr, new RegExp(`ooda: store: .*${db.replace(/[.]/g, '\\.')} is read-only .*check the permissions`));
@@ -192,6 +192,25 @@ test('a read-only store and a locked store each give a clear error and exit 1', 
   } finally {
     locker.kill();
   }
+});
+
+test('reading a store file its owner made read-only leaves no side file behind that keeps a writer out once it is writable again', async (t) => {
+  const dir = tempDir();
+  const db = join(dir, 'kept.db');
+  t.is((await runCli(['run', '--db', db, '--max-cycles', '1', '--heartbeat', '0', '--no-stdin'])).code, 0);
+  const { uid, gid } = asUser as { uid?: number; gid?: number };
+  if (uid !== undefined && gid !== undefined) for (const name of ['', ...readdirSync(dir)]) chownSync(join(dir, name), uid, gid);
+  chmodSync(db, 0o444);
+  const files = readdirSync(dir).sort();
+  const as = (args: string[]) => finishedWith(spawn(process.execPath, [OODA, ...args, '--db', db], { ...asUser, cwd: dir, stdio: 'pipe' }));
+  for (const args of [['sessions'], ['events'], ['replay'], ['recall', '--query', 'qzx']]) {
+    const read = await as(args);
+    t.is(read.code, 0, `${args[0]}: ${read.stderr}`);
+  }
+  t.deepEqual(readdirSync(dir).sort(), files, 'no -wal or -shm was created');
+  chmodSync(db, 0o644);
+  const resumed = await as(['resume', '--no-stdin', '--heartbeat', '0', '--max-cycles', '1']);
+  t.is(resumed.code, 0, resumed.stderr);
 });
 
 function finishedWith(child: ReturnType<typeof spawn>): Promise<CliResult> {
