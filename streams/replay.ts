@@ -192,9 +192,15 @@ export async function loadRecording(store: SqliteStore, sessionId: string): Prom
   return { recording, ended: session.status === 'ended' };
 }
 
-/** An event as stored: header columns plus the JSON body. */
+/** An event as stored: header columns plus the JSON body; a body that is not JSON is a {@link StoreError} naming the event. */
 export function eventFromRow(row: EventRow): AgentEvent {
-  return { kind: row.kind, seq: row.seq, session: row.session, cycle: row.cycle, at: row.at, ...(JSON.parse(row.body) as object) } as AgentEvent;
+  let body: unknown;
+  try {
+    body = JSON.parse(row.body);
+  } catch (error) {
+    throw new StoreError(`store: event ${row.seq} of session ${row.session} is not JSON (${(error as Error).message}): the file was damaged or edited`, 'RECORDING');
+  }
+  return { kind: row.kind, seq: row.seq, session: row.session, cycle: row.cycle, at: row.at, ...(body as object) } as AgentEvent;
 }
 
 /**

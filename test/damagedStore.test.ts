@@ -9,6 +9,7 @@ import { StoreError } from '../sinks/storeError.js';
 import { AgentConfig } from '../streams/config.js';
 import { replaySession } from '../streams/replay.js';
 import { startPersistentProgram } from '../streams/session.js';
+import { events, runCli } from './helpers/cli.js';
 
 /** Runs the program on `db` (as `ooda run --db`), resuming its latest session if any; the lines it logged. */
 async function run(db: string, session: string): Promise<string[]> {
@@ -102,6 +103,21 @@ for (const [what, sql, reason] of [
     await store.close();
   });
 }
+
+test('an event whose stored body is not JSON is one StoreError naming the event and its session, for replay and ooda events', async (t) => {
+  const { db } = await damagedStore("UPDATE events SET body = '{bad' WHERE seq = 3");
+  const message = /^store: event 3 of session s1 is not JSON \(.+\): the file was damaged or edited$/;
+  const store = await SqliteStore.open(db, { access: 'read' });
+  try {
+    t.regex((await t.throwsAsync(replaySession(store, 's1'), { instanceOf: StoreError }))!.message, message);
+  } finally {
+    await store.close();
+  }
+  const printed = await runCli(['events', '--db', db]);
+  t.is(printed.code, 1, printed.stderr);
+  t.is(events(printed.stdout).length, 2, 'the events before it are printed');
+  t.regex(printed.stderr, /^ooda: store: event 3 of session s1 is not JSON \(.+\): the file was damaged or edited\n$/);
+});
 
 test('a store whose user_version is negative is refused naming the file and the version, by writers and readers', async (t) => {
   const { db } = await damagedStore('PRAGMA user_version = -1');
