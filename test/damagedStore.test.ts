@@ -91,6 +91,15 @@ for (const { what, sql, message } of cases) {
   });
 }
 
+for (const { what, sql, message } of cases) {
+  test(`recalling from a latest snapshot with ${what} is one line naming the file, the session and the snapshot (exit 1)`, async (t) => {
+    const { db, last } = await damagedStore(sql);
+    const recalled = await runCli(['recall', '--db', db, '--query', 'moons of Mars']);
+    t.is(recalled.code, 1, recalled.stderr);
+    t.is(recalled.stderr, `ooda: ${message(db, last)}\n`);
+  });
+}
+
 for (const [what, sql, reason] of [
   ['not JSON', "UPDATE sessions SET config = 'not json'", 'has a config that is not JSON: the file was damaged or edited'],
   ['no valid config', `UPDATE sessions SET config = json_set(config, '$.maxCycles', -3)`, 'has an invalid config (maxCycles: '],

@@ -2,7 +2,7 @@
  * `ooda recall --query Q [--top-k K]`: episodic recall (seed 001) on the
  * latest saved state of the store; prints the episodes as NDJSON, best first.
  */
-import { Mind, StoreError } from '../../streams/index.js';
+import { Mind, StoreError, storedMindState } from '../../streams/index.js';
 import { intFlag, log, UsageError } from '../cli.js';
 import { defineCommand } from '../command.js';
 import { printLines } from '../output.js';
@@ -33,7 +33,7 @@ when none shares a term).`,
         const db = values.db ?? DEFAULT_DB;
         throw new StoreError(`store: ${db} holds no saved session to recall from (start one with 'ooda run --db ${db}')`, 'NO_SESSION');
       }
-      return { session: latest.id, state: JSON.parse(snapshot.state) as unknown };
+      return { session: latest.id, state: storedMindState(store.file, snapshot) };
     });
     const { episodes } = Mind.fromJSON(state);
     const recalled = episodes.recall(values.query, topK);
