@@ -88,11 +88,11 @@ export class SqliteStore {
     if (access !== 'create' && file === ':memory:') {
       throw new StoreError("store: open: :memory: is a new, empty store each time, with no session: pass the store's file (--db FILE)", 'MISSING');
     }
+    const problem = storeFileProblem(file);
+    if (problem) throw new StoreError(`store: open: ${problem}: pass a regular file (--db FILE)`, 'NOT_A_FILE');
     if (access !== 'create' && !existsSync(file)) {
       throw new StoreError(`store: open: ${file} does not exist: 'ooda run --db ${file}' creates a store, or pass another --db`, 'MISSING');
     }
-    const problem = storeFileProblem(file);
-    if (problem) throw new StoreError(`store: open: ${problem}: pass a regular file (--db FILE)`, 'NOT_A_FILE');
     if (access === 'read') return SqliteStore.openForReading(file, options);
     if (file !== ':memory:' && existsSync(file)) await SqliteStore.refuseForeignSchema(file, access, options);
     const lock = file === ':memory:' ? undefined : await WriterLock.acquire(file, options.busyTimeoutMs ?? 2000);

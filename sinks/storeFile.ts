@@ -1,7 +1,7 @@
 /**
  * What a store's path may name: `:memory:`, a file not created yet, or a
- * regular file. Anything else (a folder, a device such as /dev/null, a named
- * pipe, a socket) is refused before anything is opened: SQLite would try to
+ * regular file. Anything else (a folder, or a new path ending with `/`, a
+ * device such as /dev/null, a named pipe, a socket) is refused before anything is opened: SQLite would try to
  * use it as a database and create its side files (`-wal`, `-shm`, the
  * writer's `-lock`) beside it.
  */
@@ -23,7 +23,8 @@ export function storeFileProblem(file: string): string | undefined {
   } catch {
     return undefined; // a path SQLite cannot open either (e.g. through a file): its own error names it
   }
-  if (!stat || stat.isFile()) return undefined;
+  if (!stat) return file.endsWith('/') ? `${file} is a folder path (it ends with /), not a store file` : undefined;
+  if (stat.isFile()) return undefined;
   const kind = KINDS.find(([is]) => is(stat))?.[1] ?? 'not a regular file';
   return `${file} is ${kind}, not a store file`;
 }

@@ -1,6 +1,6 @@
 /**
- * A store must be a regular file (or `:memory:`): a folder, a named pipe or a
- * device (/dev/null) given as --db is refused as a usage error (exit 2) by
+ * A store must be a regular file (or `:memory:`): a folder (or a new path
+ * ending with `/`), a named pipe or a device (/dev/null) given as --db is refused as a usage error (exit 2) by
  * every store command, and by SqliteStore.open as a StoreError, before any
  * side file (`-wal`, `-shm`, `-lock`) is created beside it.
  */
@@ -13,12 +13,19 @@ import { runCli } from './helpers/cli.js';
 import { SqliteStore } from '../sinks/sqliteStore.js';
 import { StoreError } from '../sinks/storeError.js';
 
-/** A folder holding a named pipe and a folder, neither of which can be a store. */
+/** A folder holding a named pipe and a folder, neither of which can be a store, nor can a new path that ends with `/`. */
 function notFiles(): { dir: string; paths: [string, string][] } {
   const dir = mkdtempSync(join(tmpdir(), 'ooda-notfile-'));
   execFileSync('mkfifo', [join(dir, 'pipe')]);
   mkdirSync(join(dir, 'folder'));
-  return { dir, paths: [[join(dir, 'pipe'), 'a named pipe (FIFO)'], [join(dir, 'folder'), 'a folder']] };
+  return {
+    dir,
+    paths: [
+      [join(dir, 'pipe'), 'a named pipe (FIFO)'],
+      [join(dir, 'folder'), 'a folder'],
+      [`${join(dir, 'new.db')}/`, 'a folder path (it ends with /)'],
+    ],
+  };
 }
 
 test('every store command refuses a --db that is no regular file as a usage error, creating nothing beside it', async (t) => {
