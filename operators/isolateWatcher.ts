@@ -4,14 +4,16 @@
  * before its passes do (e.g. `first()`): either way it is dropped for the rest
  * of the run, a critical `error` event names it, the pass it failed on goes on
  * carrying that event (a synthetic pass carries it when the watcher failed
- * between passes), and every later pass bypasses it. createAgent wraps every
+ * between passes, or as it was subscribed, before any pass), and every later
+ * pass bypasses it. createAgent wraps every
  * watcher, built-in or given, in it.
  *
  *   passes:                         --a--b--c--|
  *   isolateWatcher(w throws on b):  --a--b'-c--|   (b': b plus the error event; c skips w)
  *   isolateWatcher(first()):        --a-e--b--c--|  (e: a synthetic pass carrying the error event)
  */
-import { Observable, Subject, type OperatorFunction } from 'rxjs';
+import { Observable, Subject, type OperatorFunction, type Subscription } from 'rxjs';
+import { describeValue } from '../mind/describeValue.js';
 import { record, type Cycle } from '../streams/cycle.js';
 import type { Runtime } from '../streams/runtime.js';
 
@@ -34,14 +36,22 @@ export function isolateWatcher(runtime: Runtime, watcher: OperatorFunction<Cycle
         // Failing while it drained the last passes: nothing more will come.
         if (sourceEnded) subscriber.complete();
       };
-      const watched = feed.pipe(watcher).subscribe({
-        next: (cycle) => {
-          if (cycle === entering) entering = undefined;
-          subscriber.next(cycle);
-        },
-        error: (error: unknown) => drop(`failed: ${error instanceof Error ? error.message : String(error)}`),
-        complete: () => (sourceEnded ? subscriber.complete() : drop('completed before the run ended')),
-      });
+      const failure = (error: unknown): void => drop(`failed: ${error instanceof Error ? error.message : String(error)}`);
+      let watched: Subscription | undefined;
+      try {
+        // An operator may throw as it is applied or subscribed (or not be one): it fails before any pass.
+        if (typeof watcher !== 'function') throw new TypeError(`its factory returned ${describeValue(watcher)}, not an operator function`);
+        watched = feed.pipe(watcher).subscribe({
+          next: (cycle) => {
+            if (cycle === entering) entering = undefined;
+            subscriber.next(cycle);
+          },
+          error: failure,
+          complete: () => (sourceEnded ? subscriber.complete() : drop('completed before the run ended')),
+        });
+      } catch (error) {
+        failure(error);
+      }
       const upstream = source.subscribe({
         next: (cycle) => {
           if (failed) return subscriber.next(cycle);
@@ -58,7 +68,7 @@ export function isolateWatcher(runtime: Runtime, watcher: OperatorFunction<Cycle
       });
       return () => {
         upstream.unsubscribe();
-        watched.unsubscribe();
+        watched?.unsubscribe();
       };
     });
 }

@@ -44,3 +44,22 @@ test('a named watcher is named by its function name', (t) => {
   t.like(events.find((e) => e.kind === 'error'), { severity: 'critical', message: 'watcher watchers[0] (exploding) failed: bad state; it is dropped for the rest of the run' });
   t.like(events.at(-1), { kind: 'session', state: 'stopped', cycles: 6 });
 });
+
+test('a watcher whose operator throws as it is applied, or is no operator, is dropped before any pass; the stream never errors', (t) => {
+  const throwing = run(t, {
+    watchers: [
+      function brittle() {
+        return () => {
+          throw new Error('cannot watch');
+        };
+      },
+    ],
+  });
+  t.false(throwing.some((e) => (e.kind as string) === 'stream-error'), 'the stream never errors');
+  t.like(throwing.find((e) => e.kind === 'error'), { severity: 'critical', message: 'watcher watchers[0] (brittle) failed: cannot watch; it is dropped for the rest of the run' });
+  t.like(throwing.at(-1), { kind: 'session', state: 'stopped', reason: 'max cycles reached', cycles: 6 });
+  const notAnOperator = run(t, { watchers: [() => 42 as never] });
+  t.false(notAnOperator.some((e) => (e.kind as string) === 'stream-error'), 'the stream never errors');
+  t.like(notAnOperator.find((e) => e.kind === 'error'), { severity: 'critical', message: 'watcher watchers[0] failed: its factory returned 42, not an operator function; it is dropped for the rest of the run' });
+  t.like(notAnOperator.at(-1), { kind: 'session', state: 'stopped', cycles: 6 });
+});
