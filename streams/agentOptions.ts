@@ -6,11 +6,12 @@
  * validated like resolveConfig's layers (a {@link ConfigError},
  * `config createAgent options: maxCycles: …`), and the lists are checked for
  * their shape, naming the option and the index: `watchers[0] is not a
- * function (got 42)`. What a tool or skill must be is its registry's to
+ * function (got 42)`; the other options for their kind (`firstSeq must be a
+ * whole number ≥ 0 (got NaN)`). What a tool or skill must be is its registry's to
  * check; its errors are prefixed with the index (`tools[1]: …`).
  */
 import type { Observable, OperatorFunction, SchedulerLike } from 'rxjs';
-import type { Mind } from '../mind/mind.js';
+import { Mind } from '../mind/mind.js';
 import type { PsycheOptions } from '../mind/psyche.js';
 import type { Skill } from '../mind/skills.js';
 import type { Tool } from '../mind/tool.js';
@@ -125,6 +126,33 @@ export function registerEach<T>(name: string, items: readonly T[], register: (it
       throw new Error(`${name}[${i}]: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
   });
+}
+
+/**
+ * The single-valued options (`scheduler`, `session`, `mind`, `cycle`,
+ * `firstSeq`, `replaying`, `onEnter`), each checked for its kind; throws a
+ * TypeError naming the option and what it got: `scheduler must be a
+ * SchedulerLike (with now() and schedule()) (got an object)`.
+ */
+export function checkScalarOptions(options: AgentOptions): void {
+  const { scheduler, session, mind, cycle, firstSeq, replaying, onEnter } = options as Record<keyof AgentOptions, unknown>;
+  const check = (name: string, value: unknown, ok: boolean, expected: string): void => {
+    if (value !== undefined && !ok) throw new TypeError(`${name} must be ${expected} (got ${describeValue(value)})`);
+  };
+  const methods = scheduler as { now?: unknown; schedule?: unknown } | null;
+  check('scheduler', scheduler, typeof methods?.now === 'function' && typeof methods.schedule === 'function', 'a SchedulerLike (with now() and schedule())');
+  check('session', session, typeof session === 'string' && session.trim() !== '', 'a non-empty string');
+  check('mind', mind, mind instanceof Mind, 'a Mind');
+  check('cycle', cycle, typeof cycle === 'function', 'a function (stages, runtime) => operator');
+  check('firstSeq', firstSeq, Number.isSafeInteger(firstSeq) && (firstSeq as number) >= 0, 'a whole number ≥ 0');
+  check('replaying', replaying, typeof replaying === 'boolean', 'true or false');
+  check('onEnter', onEnter, typeof onEnter === 'function', 'a function');
+}
+
+/** The operator a `cycle` option returned; a TypeError when it returned something else. */
+export function cycleOperator<T>(operator: T): T {
+  if (typeof operator !== 'function') throw new TypeError(`cycle must return an operator function (it returned ${describeValue(operator)})`);
+  return operator;
 }
 
 /** The `commands` option as an array of `[name, handler]` pairs, each checked; throws naming the index. */

@@ -18,8 +18,8 @@
  * result is discarded.
  *
  * Options are checked at once: a bad one throws, naming it (`watchers[0] is
- * not a function (got 42)`, or a ConfigError for `config`; see
- * streams/agentOptions.ts).
+ * not a function (got 42)`, `scheduler must be a SchedulerLike …`, or a
+ * ConfigError for `config`; see streams/agentOptions.ts).
  *
  * A pass happens at one instant: while it runs, `runtime.now()` is the time it
  * began, so its events carry one time and a replay at the recorded times
@@ -68,7 +68,7 @@ import { reflect } from '../operators/reflect.js';
 import { stamp } from '../operators/stamp.js';
 import { verify } from '../operators/verify.js';
 import { builtinCommands } from './commands.js';
-import { commandsOption, configOption, listOption, registerEach, type AgentOptions, type AgentSources, type Entering, type Stages } from './agentOptions.js';
+import { checkScalarOptions, commandsOption, configOption, cycleOperator, listOption, registerEach, type AgentOptions, type AgentSources, type Entering, type Stages } from './agentOptions.js';
 import type { AgentConfig } from './config.js';
 import { record, type Cycle, type Watcher } from './cycle.js';
 import { CycleDriver } from './driver.js';
@@ -132,6 +132,7 @@ function rejectionPass(rejected: Draft<'rejected'>): Cycle {
 }
 
 export function createAgent(options: AgentOptions = {}): Agent {
+  checkScalarOptions(options);
   const config = configOption(options.config);
   const watcherOptions = listOption('watchers', options.watchers, 'a function', (w) => typeof w === 'function');
   const toolOptions = listOption('tools', options.tools, 'an object', isObject);
@@ -177,7 +178,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
     consolidate: consolidate(runtime),
   };
   const cycleOp = options.cycle
-    ? options.cycle(stages, runtime)
+    ? cycleOperator(options.cycle(stages, runtime))
     : pipe(stages.observe, stages.orient, stages.plan, stages.decide, stages.verify, stages.act, stages.consolidate);
   const chain = feedbackChain(runtime, cycleOp);
   const watchers = [

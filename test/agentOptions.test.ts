@@ -87,3 +87,16 @@ test('good psyche options are accepted, an empty shadow included', (t) => {
   t.deepEqual(psyche.archetypes, [{ name: 'sage', weight: 0.7, tools: ['kg_query'] }]);
   t.deepEqual(psyche.shadow, []);
 });
+
+test('the other options are checked for their kind, naming the option, before anything runs', (t) => {
+  t.throws(create({ scheduler: {} }), { instanceOf: TypeError, message: 'scheduler must be a SchedulerLike (with now() and schedule()) (got an object)' });
+  t.throws(create({ session: 5 }), { message: 'session must be a non-empty string (got 5)' });
+  t.throws(create({ session: ' ' }), { message: 'session must be a non-empty string (got " ")' });
+  t.throws(create({ mind: {} }), { message: 'mind must be a Mind (got an object)' });
+  t.throws(create({ cycle: 5 }), { message: 'cycle must be a function (stages, runtime) => operator (got 5)' });
+  t.throws(create({ cycle: () => 5 }), { message: 'cycle must return an operator function (it returned 5)' });
+  for (const firstSeq of [-5, 1.5, NaN, '1']) t.throws(create({ firstSeq }), { message: /^firstSeq must be a whole number ≥ 0 \(got / });
+  t.throws(create({ replaying: 'yes' }), { message: 'replaying must be true or false (got "yes")' });
+  t.throws(create({ onEnter: 5 }), { message: 'onEnter must be a function (got 5)' });
+  t.notThrows(create({ scheduler: new VirtualTimeScheduler(), session: 's', mind: new Mind(), cycle: () => (c: unknown) => c, firstSeq: 7, replaying: false, onEnter: () => undefined }));
+});
