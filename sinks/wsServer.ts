@@ -22,7 +22,8 @@
  * 32 hex digits), maxPayload (64 KiB), pingIntervalMs (15 000), keepaliveMs
  * (5 000; 0: none), closeTimeoutMs
  * (2 000: how long a dropped client gets to take its close frame before the
- * socket is destroyed), dashboardDir (the package's `dashboard/`).
+ * socket is destroyed), dashboardDir (the package's `dashboard/`); checked
+ * before anything listens (sinks/wsServerOptions.ts).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -34,6 +35,7 @@ import type { EventKind } from '../streams/events.js';
 import { packageRoot } from '../streams/packageRoot.js';
 import { serveDashboard } from './dashboardPages.js';
 import { loopbackRefusal } from './loopbackGuard.js';
+import { checkServerOptions } from './wsServerOptions.js';
 import {
   CLOSE_GOING_AWAY,
   describeIssue,
@@ -161,6 +163,7 @@ export class WsServer implements SignalChannel {
   }
 
   private constructor(private readonly options: WsServerOptions) {
+    checkServerOptions(options);
     const problem = options.token === undefined ? null : tokenProblem(options.token);
     if (problem) throw new Error(`WsServer token: ${problem}`);
     this.tokenGenerated = options.token === undefined;

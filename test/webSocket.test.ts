@@ -247,6 +247,20 @@ test('a token shorter than 8 characters (blanks aside) is refused by WsServer.li
   t.pass();
 });
 
+test('WsServer.listen refuses a period Node cannot honour, and other bad options, naming the option', async (t) => {
+  const refused = async (options: Record<string, unknown>, message: string) => t.throwsAsync(WsServer.listen({ port: 0, token: TOKEN, ...options } as WsServerOptions), { message });
+  await refused({ keepaliveMs: 1e12 }, 'WsServer keepaliveMs: expected 0 (none) or a number of ms up to 2147483647, got 1000000000000');
+  await refused({ keepaliveMs: -5 }, 'WsServer keepaliveMs: expected 0 (none) or a number of ms up to 2147483647, got -5');
+  await refused({ pingIntervalMs: 0 }, 'WsServer pingIntervalMs: expected a number of ms above 0, up to 2147483647, got 0');
+  await refused({ pingIntervalMs: NaN }, 'WsServer pingIntervalMs: expected a number of ms above 0, up to 2147483647, got NaN');
+  await refused({ closeTimeoutMs: '2000' }, 'WsServer closeTimeoutMs: expected a number of ms from 0 to 2147483647, got "2000"');
+  await refused({ maxPayload: 0 }, 'WsServer maxPayload: expected a whole number of bytes ≥ 1, got 0');
+  await refused({ port: 70000 }, 'WsServer port: expected a port number from 0 (any free port) to 65535, got 70000');
+  await refused({ host: 127 }, 'WsServer host: expected a string, got 127');
+  const server = await WsServer.listen({ port: 0, token: TOKEN, keepaliveMs: 0, pingIntervalMs: 2147483647, closeTimeoutMs: 0 });
+  await server.close();
+});
+
 test('every client gets a keepalive message every keepaliveMs, events or not', async (t) => {
   const server = await WsServer.listen({ port: 0, token: TOKEN, keepaliveMs: 100 });
   t.teardown(() => server.close());

@@ -1,0 +1,30 @@
+/**
+ * The checks on WsServer's options, made before anything listens: a bad one
+ * throws a RangeError (TypeError for the wrong kind) naming it, e.g.
+ * `WsServer keepaliveMs: expected 0 (none) or a number of ms up to
+ * 2147483647, got 1000000000000`. Node would run a timer period it cannot
+ * honour (over 2^31 - 1 ms, negative, NaN) every millisecond instead,
+ * flooding every client with keepalives or pings.
+ */
+import { describeValue } from '../mind/describeValue.js';
+import { MAX_TIMER_MS } from '../streams/config.js';
+import type { WsServerOptions } from './wsServer.js';
+
+/** Throws naming the first option of the wrong kind or out of range. */
+export function checkServerOptions(options: WsServerOptions): void {
+  const { host, port, token, maxPayload, pingIntervalMs, keepaliveMs, closeTimeoutMs, dashboardDir } = options as Record<keyof WsServerOptions, unknown>;
+  const check = (name: string, value: unknown, ok: (value: number) => boolean, expected: string): void => {
+    if (value === undefined) return;
+    if (typeof value !== 'number') throw new TypeError(`WsServer ${name}: expected ${expected}, got ${describeValue(value)}`);
+    if (!ok(value)) throw new RangeError(`WsServer ${name}: expected ${expected}, got ${value}`);
+  };
+  const whole = (min: number, max: number) => (value: number) => Number.isInteger(value) && value >= min && value <= max;
+  check('port', port, whole(0, 65535), 'a port number from 0 (any free port) to 65535');
+  check('maxPayload', maxPayload, whole(1, Number.MAX_SAFE_INTEGER), 'a whole number of bytes ≥ 1');
+  check('pingIntervalMs', pingIntervalMs, (ms) => ms > 0 && ms <= MAX_TIMER_MS, `a number of ms above 0, up to ${MAX_TIMER_MS}`);
+  check('keepaliveMs', keepaliveMs, (ms) => ms >= 0 && ms <= MAX_TIMER_MS, `0 (none) or a number of ms up to ${MAX_TIMER_MS}`);
+  check('closeTimeoutMs', closeTimeoutMs, (ms) => ms >= 0 && ms <= MAX_TIMER_MS, `a number of ms from 0 to ${MAX_TIMER_MS}`);
+  for (const [name, value] of [['host', host], ['token', token], ['dashboardDir', dashboardDir]] as const) {
+    if (value !== undefined && typeof value !== 'string') throw new TypeError(`WsServer ${name}: expected a string, got ${describeValue(value)}`);
+  }
+}
