@@ -241,3 +241,24 @@ test('stamp: seq is strictly increasing from firstSeq and session is set', (t) =
     expectObservable(out).toBe('ab|', { a: '41:s', b: '42:s' });
   });
 });
+
+test('sensor: a read that returns what a sensor signal cannot carry becomes an error value saying what it returned', (t) => {
+  const cyclic: Record<string, unknown> = {};
+  cyclic.self = cyclic;
+  const returns: unknown[] = [undefined, Number.NaN, [1, 2], () => 1, Promise.resolve(5), cyclic, { big: 10n }, { ok: 1 }];
+  runMarbles(t.deepEqual.bind(t), ({ expectObservable }, scheduler) => {
+    let n = 0;
+    const values = sensor('odd', () => returns[n++] as number, 10, scheduler).pipe(map((s) => s.value));
+    const expect = (what: string) => ({ error: `read returned ${what}: expected a finite number, a string, a boolean or an object` });
+    expectObservable(values, '^ 85ms !').toBe('10ms a 9ms b 9ms c 9ms d 9ms e 9ms f 9ms g 9ms h', {
+      a: expect('undefined'),
+      b: expect('NaN'),
+      c: expect('an array'),
+      d: expect('a function'),
+      e: { error: 'read returned a Promise: it must return the reading synchronously, not from an async function' },
+      f: { error: 'read returned an object JSON cannot write: Converting circular structure to JSON' },
+      g: { error: 'read returned an object JSON cannot write: Do not know how to serialize a BigInt' },
+      h: { ok: 1 },
+    });
+  });
+});

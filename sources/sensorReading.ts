@@ -1,0 +1,34 @@
+/**
+ * What a sensor's `read()` returned, as the value of its `sensor` signal: the
+ * reading itself when the signal contract allows it (a finite number, a
+ * string, a boolean or a plain object JSON can write), else `{ error }`
+ * saying what came instead, as for a read that throws. So an `undefined`,
+ * NaN, an array, a promise (an `async` read) or a cyclic object is visible
+ * on the sensor's event, never a missing `value`, a `{}` or a critical error
+ * on every reading.
+ */
+import { describeValue } from '../mind/describeValue.js';
+import { isPromiseMisuse, promiseMisuseMessage } from '../mind/promiseMisuse.js';
+import { SensorSignal } from '../streams/signals.js';
+
+export type SensorValue = SensorSignal['value'];
+
+const sensorValue = SensorSignal.shape.value;
+
+/** The reading `read()` returned, or `{ error }` naming what was wrong with it. */
+export function sensorReading(read: () => SensorValue): SensorValue {
+  let value: unknown;
+  try {
+    value = read();
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+  if (isPromiseMisuse(value)) return { error: promiseMisuseMessage('read', 'the reading') };
+  if (!sensorValue.safeParse(value).success) return { error: `read returned ${describeValue(value)}: expected a finite number, a string, a boolean or an object` };
+  try {
+    JSON.stringify(value);
+  } catch (error) {
+    return { error: `read returned an object JSON cannot write: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` };
+  }
+  return value as SensorValue;
+}
