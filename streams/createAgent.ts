@@ -104,8 +104,9 @@ export interface Agent {
    * (tick, feedback, error, heartbeat) are accepted too, but nothing injected
    * breaks the stream (see streams/injection.ts). A missing `depth` is 0 and
    * a missing `meta` is `{ source: 'inject' }`; a value that is not an
-   * object, whose `type` is no signal type, whose envelope is malformed, or
-   * (for goal, fact, input, sensor, command) that fails the signal schema
+   * object, whose `type` is no signal type, whose envelope is malformed,
+   * that (for goal, fact, input, sensor, command) fails the signal schema, or
+   * whose body (for heartbeat, feedback, error) lacks a field its events carry
    * becomes a `rejected` event (source `inject`) naming what was wrong, as
    * perceive reports bad input.
    * Signals injected before the run's stream is connected (or before `run()`)

@@ -6,10 +6,13 @@
  * the wrong kind is refused with a reason, and a signal of an external type
  * (goal, fact, input, sensor, command) must pass the schema signals from
  * outside pass ({@link validateSignal}, whose wording the reasons share:
- * `invalid goal signal: description: …`). A missing `depth` is 0 and a
+ * `invalid goal signal: description: …`), one of the runtime's own types the
+ * shape of its body (streams/internalSignalShapes.ts: a heartbeat's `beat`,
+ * an error's `message` and `severity`). A missing `depth` is 0 and a
  * missing `meta` is `{ source: 'inject' }`.
  */
 import { describeValue } from '../mind/describeValue.js';
+import { internalBodyProblem, type InternalInjectableType } from './internalSignalShapes.js';
 import { isObject } from './isObject.js';
 import { EXTERNAL_SIGNAL_TYPES, type InternalSignal, type Signal } from './signals.js';
 import { signalTypeProblem, validateSignal } from './validateSignal.js';
@@ -32,7 +35,10 @@ export function admitInjected(value: unknown): Injection {
   if (!Number.isInteger(depth) || (depth as number) < 0) return refuse(`invalid ${type} signal: depth: expected a whole number ≥ 0, got ${describeValue(depth)}`);
   if (!isObject(meta)) return refuse(`invalid ${type} signal: meta: expected an object (source, session, correlationId), got ${describeValue(meta)}`);
   if (at !== undefined && !Number.isFinite(at)) return refuse(`invalid ${type} signal: at: expected a scheduler time in ms, got ${describeValue(at)}`);
-  if (!EXTERNAL.has(type)) return { ok: true, signal: { ...value, depth, meta } as Signal };
+  if (!EXTERNAL.has(type)) {
+    const problem = internalBodyProblem(type as InternalInjectableType, body);
+    return problem ? refuse(problem) : { ok: true, signal: { ...value, depth, meta } as Signal };
+  }
   // The schema sets the defaults (a goal's priority, …); the envelope is inject's.
   const validated = validateSignal({ type, ...body });
   if (!validated.ok) return refuse(validated.reason);

@@ -82,3 +82,23 @@ test('a value rejected before the run is connected is reported once it is', (t) 
   scheduler.flush();
   t.deepEqual(events.map((e) => e.kind), ['session', 'rejected', 'session']);
 });
+
+test("an internal signal whose body lacks a field its events carry is a rejected event naming it, not an event without that field", (t) => {
+  const { answers, events } = injectAll(
+    { type: 'heartbeat' },
+    { type: 'error', message: 5, severity: 'boom' },
+    { type: 'error', message: 'm', severity: 'boom' },
+    { type: 'feedback' },
+    { type: 'heartbeat', beat: 3 },
+    { type: 'tick' },
+  );
+  t.deepEqual(answers, [false, false, false, false, true, true]);
+  t.deepEqual(rejections(events).map((r) => r.reason), [
+    'invalid heartbeat signal: beat: expected number, got undefined',
+    'invalid error signal: message: expected string, got 5',
+    'invalid error signal: severity: expected one of transient, critical, got "boom"',
+    'invalid feedback signal: reason: expected string, got undefined',
+  ]);
+  t.false(events.some((e) => e.kind === 'error'), 'no error event with a made-up severity');
+  t.like(events.find((e) => e.kind === 'heartbeat'), { beat: 3 });
+});
