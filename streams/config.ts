@@ -14,7 +14,7 @@ export { MAX_TIMER_MS } from '../mind/config.js';
 export const AgentConfig = MindConfig.extend({
     /** Stop `run` after this many cycles (seed 001: 1000). */
     maxCycles: z.number().int().nonnegative().default(1000),
-    /** Heartbeat period in ms (seed 004: 60 s); 0 turns the heartbeat off. */
+    /** Heartbeat period in ms (seed 004: 60 s) of `ooda run` and startProgram; 0 turns the heartbeat off. createAgent starts none itself (pass `ambient: [heartbeat(ms)]`). */
     heartbeatMs: periodMs().default(60_000),
     /** Pause between driven cycles in ms; 0 runs them back to back. */
     paceMs: periodMs().default(0),

@@ -45,7 +45,9 @@ export function runMarbles<T>(deepEqual: DeepEqual, callback: (helpers: RunHelpe
 
 /**
  * An agent bound to the given scheduler with seeded ids: session `test`,
- * seed 1, heartbeat off unless configured. Pass options to change any of it.
+ * seed 1, `heartbeatMs` 0. Pass options to change any of it. No agent beats
+ * by itself: for heartbeats, pass `ambient: [heartbeat(ms, scheduler)]` to
+ * {@link agentEvents}.
  */
 export function createTestAgent(scheduler: SchedulerLike, options: AgentOptions = {}): Agent {
   return createAgent({
