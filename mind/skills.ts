@@ -1,7 +1,7 @@
 /**
  * Skills (seed 004): small pieces of judgement that run before act.
  *
- * A skill has a name, a priority (default 10), a `trigger(ctx)` saying
+ * A skill has a name, a priority (a finite number, default 10), a `trigger(ctx)` saying
  * whether it applies to this pass, an optional `propose(ctx)` that proposes
  * the input for the decided tool, and an optional `verify(action, ctx)` that
  * approves the action, replaces its input, or rejects it with a reason.
@@ -11,7 +11,7 @@
  * action as the verifiers before it left it, until one rejects. A skill that
  * throws is isolated: the error is reported and the other skills carry on.
  */
-import { showValue } from './describeValue.js';
+import { describeValue, showValue } from './describeValue.js';
 import type { Goal } from './goals.js';
 import { isPromiseMisuse, promiseMisuseMessage } from './promiseMisuse.js';
 import type { Mind } from './mind.js';
@@ -77,6 +77,9 @@ export class SkillRegistry {
     if (!skill.name) throw new Error('a skill needs a name');
     if (this.skills.some((s) => s.name === skill.name)) throw new Error(`skill "${skill.name}" is already registered`);
     if (typeof skill.trigger !== 'function') throw new Error(`skill "${skill.name}" needs a trigger(ctx) function`);
+    if (skill.priority !== undefined && !Number.isFinite(skill.priority)) {
+      throw new Error(`skill "${skill.name}": priority must be a finite number (got ${describeValue(skill.priority)})`);
+    }
     this.skills.push(skill);
     this.ordered = undefined;
     return this;
@@ -147,12 +150,12 @@ export class SkillRegistry {
       if (!verdict.ok) continue;
       const v = verdict.value;
       if (v?.verdict === 'reject') {
-        review.rejected = { skill: skill.name, reason: v.reason };
+        review.rejected = { skill: skill.name, reason: reasonOf(v) };
         break;
       }
       if (v?.verdict === 'replace') {
         review.action = { ...review.action, input: v.input };
-        review.changes.push({ skill: skill.name, kind: 'replace', reason: v.reason });
+        review.changes.push({ skill: skill.name, kind: 'replace', reason: reasonOf(v) });
       } else if (v?.verdict !== 'approve') {
         review.errors.push({ skill: skill.name, phase: 'verify', message: notAVerdict(v) });
       }
@@ -165,6 +168,11 @@ export class SkillRegistry {
 function notAVerdict(value: unknown): string {
   if (isPromiseMisuse(value)) return promiseMisuseMessage('verify', 'its verdict (approve, replace or reject)');
   return `verify returned ${showValue(value)}, not a verdict (approve, replace or reject)`;
+}
+
+/** A verdict's reason; one that gives none (or no text) still counts, said to give none. */
+function reasonOf(verdict: { reason: string }): string {
+  return typeof verdict.reason === 'string' && verdict.reason.trim() !== '' ? verdict.reason : 'no reason given';
 }
 
 function priorityOf(skill: Skill): number {

@@ -213,3 +213,16 @@ test('the policy skill rejects destructive actions that the shadow lets through'
   t.regex(action!.summary, /rejected by skill "policy": destructive action \(truncating a table\) in db_exec input/);
   t.deepEqual(sql.runs, []);
 });
+
+test('a verdict that gives no reason still counts, said to give none; a priority that is not a finite number is refused', async (t) => {
+  const alpha = probe('alpha', 0.9, { q: 'moons' });
+  const mute: Skill = { name: 'mute', trigger: () => true, verify: () => ({ verdict: 'reject' }) as never };
+  const events = await run({ mind: new Mind({ tools: [alpha.tool] }), skills: [mute], config: { maxCycles: 1 } });
+  t.is(ofKind(events, 'action')[0]!.summary, 'vetoed: rejected by skill "mute": no reason given');
+  t.deepEqual(alpha.runs, []);
+  for (const priority of [Number.NaN, 'high']) {
+    t.throws(() => createAgent({ skills: [{ name: 'odd', priority: priority as number, trigger: () => true }] }), {
+      message: `skills[0]: skill "odd": priority must be a finite number (got ${priority === 'high' ? '"high"' : 'NaN'})`,
+    });
+  }
+});
