@@ -83,6 +83,8 @@ export interface AgentOptions {
    * Called as each signal (or rejected stimulus) begins its pass, in processing
    * order and at its scheduler time: exactly what a store must record for a
    * replay (`AgentSources.signals` with `drive: false`) to reproduce the run.
+   * A hook that throws is reported as a critical `error` event on that pass
+   * (`onEnter failed: …; the pass went on`); the stream never errors.
    */
   onEnter?: (entering: Entering) => void;
 }

@@ -323,15 +323,26 @@ export function createAgent(options: AgentOptions = {}): Agent {
       record(runtime, cycle, 'warning', { message, key: 'maxCycles' });
       return cycle;
     };
+    /** Calls onEnter; what a hook that throws said, for the pass to report (the stream never errors). */
+    const notifyEnter = (item: Entering): string | undefined => {
+      try {
+        options.onEnter?.(item);
+        return undefined;
+      } catch (error) {
+        return `onEnter failed: ${error instanceof Error ? error.message : String(error)}; the pass went on`;
+      }
+    };
     const passes$ = incoming$.pipe(
       tap(() => pending++),
       concatMap((item) => {
         passAt = scheduler.now();
-        options.onEnter?.(item);
+        const enterFailure = notifyEnter(item);
         // A pass that starts after the stop is abandoned too if it goes on to wait.
         if (halted) abandonAfterTask();
-        const body$: Observable<Cycle> =
+        const pass$: Observable<Cycle> =
           'rejected' in item ? of(rejectionPass(item.rejected)) : chain(item.signal).pipe(abandonable(runtime, item.signal));
+        const body$ =
+          enterFailure === undefined ? pass$ : pass$.pipe(map((cycle) => (record(runtime, cycle, 'error', { severity: 'critical', message: enterFailure, rolledBack: false }), cycle)));
         return body$.pipe(
           // Trampoline: signals buffered behind an async tool then drain iteratively, not recursively.
           subscribeOn(queueScheduler),

@@ -4,6 +4,7 @@ import { Mind } from '../mind/mind.js';
 import { Psyche } from '../mind/psyche.js';
 import { ConfigError } from '../streams/config.js';
 import { createAgent, type AgentOptions } from '../streams/createAgent.js';
+import type { AgentEvent } from '../streams/events.js';
 import { createTestAgent } from '../streams/testing.js';
 
 /** createAgent with options an untyped (JavaScript) caller might pass. */
@@ -99,4 +100,25 @@ test('the other options are checked for their kind, naming the option, before an
   t.throws(create({ replaying: 'yes' }), { message: 'replaying must be true or false (got "yes")' });
   t.throws(create({ onEnter: 5 }), { message: 'onEnter must be a function (got 5)' });
   t.notThrows(create({ scheduler: new VirtualTimeScheduler(), session: 's', mind: new Mind(), cycle: () => (c: unknown) => c, firstSeq: 7, replaying: false, onEnter: () => undefined }));
+});
+
+test('an onEnter hook that throws is a critical error event on the pass; the pass goes on and the run stops normally', (t) => {
+  const scheduler = new VirtualTimeScheduler();
+  const agent = createTestAgent(scheduler, {
+    config: { maxCycles: 1 },
+    onEnter: (entering) => {
+      if ('signal' in entering && entering.signal.type === 'fact') throw new Error('disk full');
+    },
+  });
+  const events: AgentEvent[] = [];
+  const failures: unknown[] = [];
+  const events$ = agent.run();
+  events$.subscribe({ next: (e) => events.push(e), error: (e) => failures.push(e) });
+  events$.connect();
+  agent.inject({ type: 'fact', subject: 'Mars', predicate: 'has moon', object: 'Phobos' });
+  scheduler.flush();
+  t.deepEqual(failures, [], 'the stream never errors');
+  t.like(events.find((e) => e.kind === 'error'), { severity: 'critical', message: 'onEnter failed: disk full; the pass went on', rolledBack: false });
+  t.like(events.find((e) => e.kind === 'fact'), { subject: 'Mars', added: true });
+  t.like(events.at(-1), { kind: 'session', state: 'stopped' });
 });
