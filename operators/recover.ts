@@ -90,17 +90,16 @@ export function passRunner(runtime: Runtime, cycleOp: OperatorFunction<Cycle, Cy
   }).pipe(cycleOp);
   return (cycle, outcome) => {
     entering = cycle;
-    let emitted = false;
+    // The pass ends when the chain completes, with its first emission (later ones are not the pass's).
+    let done: Cycle | undefined;
+    let repeated = false;
     return chain.subscribe({
-      next: (done) => {
-        emitted = true;
-        outcome.next(guard.ended(done));
+      next: (out) => {
+        if (done === undefined) done = out;
+        else repeated = true;
       },
       error: (error: unknown) => finish(outcome, recoverFrom(runtime, cycle, error, options)),
-      complete: () => {
-        if (!emitted) outcome.next(guard.ended(guard.dropped(cycle)));
-        outcome.complete();
-      },
+      complete: () => finish(outcome, guard.ended(done === undefined ? guard.dropped(cycle) : repeated ? guard.repeated(done) : done)),
     });
   };
 }
@@ -108,13 +107,15 @@ export function passRunner(runtime: Runtime, cycleOp: OperatorFunction<Cycle, Cy
 /**
  * What a cycle operator that skips decide gets told. A pass the operator
  * drops (a `filter` between stages) still ends, as its cycle stood, with a
- * `warning` the first time. A driver tick that ends without a decision while
+ * `warning` the first time; a pass it emits more than once ends once, with
+ * its first emission, and a `warning` the first time. A driver tick that ends without a decision while
  * a goal is active (the operator filtered decide out, or has none) gets a
  * `warning` the first time; the driver then waits for the next signal instead
  * of ticking on (see streams/driver.ts).
  */
 class PassGuard {
   private warnedDropped = false;
+  private warnedRepeated = false;
   private warnedUndecided = false;
 
   constructor(private readonly runtime: Runtime) {}
@@ -123,6 +124,14 @@ class PassGuard {
     if (this.warnedDropped) return cycle;
     this.warnedDropped = true;
     const message = `the cycle operator emitted nothing for this ${cycle.signal.type} pass (a filter between stages?): the pass ends as it stood, and so will later dropped passes, without another warning`;
+    record(this.runtime, cycle, 'warning', { message });
+    return cycle;
+  }
+
+  repeated(cycle: Cycle): Cycle {
+    if (this.warnedRepeated) return cycle;
+    this.warnedRepeated = true;
+    const message = `the cycle operator emitted this ${cycle.signal.type} pass more than once (a mergeMap or repeat between stages?): only its first emission counts, and so for later passes, without another warning`;
     record(this.runtime, cycle, 'warning', { message });
     return cycle;
   }

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { filter, pipe, take } from 'rxjs';
+import { filter, mergeMap, of, pipe, take } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { Mind } from '../mind/mind.js';
 import type { AgentOptions } from '../streams/createAgent.js';
@@ -48,4 +48,15 @@ test('a custom cycle without decide: the driver waits for signals instead of spi
   t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'input ended with goals still active (ticks decided nothing)' });
   t.is(events.filter((e) => e.kind === 'observation').length, 3, 'one tick after the goal and one after each fact');
   t.is(warnings(events).length, 1);
+});
+
+test('a custom cycle that emits a pass twice ends it once, warning once: its events are not doubled and no loop is made up', (t) => {
+  const events = runBounded({ config: { maxCycles: 3 }, cycle: (s) => pipe(s.observe, s.orient, s.decide, s.act, mergeMap((c) => of(c, c))) });
+  t.deepEqual(warnings(events), [
+    'the cycle operator emitted this goal pass more than once (a mergeMap or repeat between stages?): only its first emission counts, and so for later passes, without another warning',
+  ]);
+  const seqsOf = (kind: string) => events.filter((e) => e.kind === kind).length;
+  t.is(seqsOf('action'), 3, 'one action per cycle');
+  t.is(seqsOf('loop'), 0, 'no loop from actions seen twice');
+  t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'max cycles reached', cycles: 3 });
 });
