@@ -17,7 +17,6 @@
 import type { Decision } from './toolSelection.js';
 import { isThenable } from './thenable.js';
 import { ToolBug, ToolFailure, type ToolContext, type ToolOutput } from './tool.js';
-import { toolOutputProblem } from './toolOutputShape.js';
 
 export function runTool(decision: Decision, ctx: ToolContext): ToolOutput | Promise<ToolOutput> {
   const tool = ctx.mind.tools.get(decision.tool);
@@ -55,12 +54,9 @@ function classify(tool: string, error: unknown): unknown {
   return new ToolFailure(tool, error instanceof Error ? error.message : String(error), { cause: error });
 }
 
-/** The output if it is a ToolOutput; else a ToolFailure naming the field that is wrong. */
 function checkOutput(tool: string, output: ToolOutput): ToolOutput {
   if (!output || typeof output.ok !== 'boolean' || typeof output.summary !== 'string') {
     throw new ToolFailure(tool, 'returned no ToolOutput ({ ok, summary })');
   }
-  const problem = toolOutputProblem(output);
-  if (problem) throw new ToolFailure(tool, `returned an invalid ToolOutput: ${problem}`);
   return output;
 }
