@@ -6,12 +6,12 @@
  * root, the readers run as an unprivileged user (root ignores file modes).
  */
 import test from 'ava';
-import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { events, finished, OODA, startCli, until, type CliResult } from './helpers/cli.js';
+import { storedEventCount } from './helpers/storedEvents.js';
 
 const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
 
@@ -31,20 +31,7 @@ async function crashedStore(): Promise<{ dir: string; db: string; printed: Recor
   const result = finished(child);
   let stdout = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  /** How many events the store holds ('' until its schema exists). */
-  const committed = (): string => {
-    try {
-      const file = new Database(db, { readonly: true });
-      try {
-        return String((file.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n);
-      } finally {
-        file.close();
-      }
-    } catch {
-      return '';
-    }
-  };
-  await until(committed, /^[1-9]\d{2,}$/);
+  await until(() => storedEventCount(db), /^[1-9]\d{2,}$/);
   child.kill('SIGKILL');
   await result;
   rmSync(`${db}-shm`);

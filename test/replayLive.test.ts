@@ -5,25 +5,11 @@
  * during the replay are not mistaken for a divergence.
  */
 import test from 'ava';
-import Database from 'better-sqlite3';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished, runCli, startCli, until } from './helpers/cli.js';
-
-/** How many events the store holds ('' until its schema exists). */
-function storedEvents(db: string): string {
-  try {
-    const file = new Database(db, { readonly: true });
-    try {
-      return String((file.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n);
-    } finally {
-      file.close();
-    }
-  } catch {
-    return '';
-  }
-}
+import { storedEventCount } from './helpers/storedEvents.js';
 
 test('replaying a session while its run is still writing it is identical up to what was stored', async (t) => {
   const db = join(mkdtempSync(join(tmpdir(), 'ooda-replay-live-')), 'live.db');
@@ -33,7 +19,7 @@ test('replaying a session while its run is still writing it is identical up to w
   const run = finished(child, 120_000);
   try {
     // More than two pages of events, so the replay reads pages while the run commits more.
-    await until(() => storedEvents(db), /^(\d{5,}|[3-9]\d{3})$/, 60_000);
+    await until(() => storedEventCount(db), /^(\d{5,}|[3-9]\d{3})$/, 60_000);
     const replay = await runCli(['replay', '--db', db]);
     t.is(replay.stderr, '');
     t.regex(replay.stdout, /^identical: session live, \d+ event\(s\)\n$/);
