@@ -342,7 +342,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
         const pass$: Observable<Cycle> =
           'rejected' in item ? of(rejectionPass(item.rejected)) : chain(item.signal).pipe(abandonable(runtime, item.signal));
         const body$ =
-          enterFailure === undefined ? pass$ : pass$.pipe(map((cycle) => (record(runtime, cycle, 'error', { severity: 'critical', message: enterFailure, rolledBack: false }), cycle)));
+          enterFailure === undefined ? pass$ : pass$.pipe(tap((cycle) => record(runtime, cycle, 'error', { severity: 'critical', message: enterFailure, rolledBack: false })));
         return body$.pipe(
           // Trampoline: signals buffered behind an async tool then drain iteratively, not recursively.
           subscribeOn(queueScheduler),
