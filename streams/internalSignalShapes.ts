@@ -9,11 +9,19 @@
 import { z } from 'zod';
 import { issueMessage } from '../mind/issueMessage.js';
 
+/** The body fields of each of the runtime's own signal types (beside `type` and the envelope); replay's signal log check uses them too. */
+export const INTERNAL_BODY_FIELDS = {
+  tick: {},
+  heartbeat: { beat: z.number().int().positive() },
+  feedback: { reason: z.string(), goalId: z.string().optional(), tool: z.string().optional() },
+  error: { message: z.string(), severity: z.enum(['transient', 'critical']) },
+} as const;
+
 const INTERNAL_BODIES = {
-  tick: z.object({}),
-  heartbeat: z.object({ beat: z.number().int().positive() }),
-  feedback: z.object({ reason: z.string(), goalId: z.string().optional(), tool: z.string().optional() }),
-  error: z.object({ message: z.string(), severity: z.enum(['transient', 'critical']) }),
+  tick: z.object(INTERNAL_BODY_FIELDS.tick),
+  heartbeat: z.object(INTERNAL_BODY_FIELDS.heartbeat),
+  feedback: z.object(INTERNAL_BODY_FIELDS.feedback),
+  error: z.object(INTERNAL_BODY_FIELDS.error),
 } as const;
 
 export type InternalInjectableType = keyof typeof INTERNAL_BODIES;

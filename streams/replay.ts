@@ -22,6 +22,7 @@ import { StoreError } from '../sinks/storeError.js';
 import type { AgentConfig } from './config.js';
 import { createAgent, type Agent, type AgentOptions } from './createAgent.js';
 import { HoldableClock } from './holdableClock.js';
+import { INTERNAL_BODY_FIELDS } from './internalSignalShapes.js';
 import type { AgentEvent } from './events.js';
 import { saveCommand } from './saveCommand.js';
 import { ExternalSignal, SignalMeta, type Signal, type Stimulus } from './signals.js';
@@ -45,10 +46,10 @@ export interface Recording {
 const envelope = { depth: z.number().int().min(0), meta: SignalMeta, at: z.number().optional() };
 /** Internal signals as the signal log records them. */
 const InternalSignal = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('tick'), ...envelope }).strict(),
-  z.object({ type: z.literal('heartbeat'), beat: z.number().int(), ...envelope }).strict(),
-  z.object({ type: z.literal('error'), message: z.string(), severity: z.enum(['transient', 'critical']), ...envelope }).strict(),
-  z.object({ type: z.literal('feedback'), goalId: z.string().optional(), tool: z.string().optional(), reason: z.string(), ...envelope }).strict(),
+  z.object({ type: z.literal('tick'), ...INTERNAL_BODY_FIELDS.tick, ...envelope }).strict(),
+  z.object({ type: z.literal('heartbeat'), ...INTERNAL_BODY_FIELDS.heartbeat, ...envelope }).strict(),
+  z.object({ type: z.literal('error'), ...INTERNAL_BODY_FIELDS.error, ...envelope }).strict(),
+  z.object({ type: z.literal('feedback'), ...INTERNAL_BODY_FIELDS.feedback, ...envelope }).strict(),
 ]);
 const RejectedRow = z.object({ source: z.string(), line: z.number().int().optional(), reason: z.string(), preview: z.string().optional() }).strict();
 
