@@ -4,10 +4,11 @@
  * through `run`, so everything lands in one ordered queue and is committed in
  * the same transactions.
  *
- * Each event is serialised to JSON once, as it arrives; rows are queued and
- * written in one transaction per flush (see {@link SqliteStore.write}): a
- * flush starts when `batchSize` rows are queued or `flushMs` after the first
- * queued row, whichever comes first; one transaction is in flight at a time.
+ * Each event is serialised to JSON once, as it arrives (the text the other
+ * sinks share: sinks/eventJson.ts); rows are queued and written in one
+ * transaction per flush (see {@link SqliteStore.write}): a flush starts when
+ * `batchSize` rows are queued or `flushMs` after the first queued row,
+ * whichever comes first; one transaction is in flight at a time.
  * An `action` event also becomes a `provenance` row, joined with the decision
  * that chose its tool.
  *
@@ -30,6 +31,7 @@
  */
 import { asyncScheduler, Subject, type Observable, type Observer, type SchedulerLike, type Subscription } from 'rxjs';
 import type { AgentEvent, EventOf } from '../streams/events.js';
+import { eventJson } from './eventJson.js';
 import { StoreError, translate } from './storeError.js';
 import type { SqliteStore } from './sqliteStore.js';
 import type { InsertRows, InsertTable, SqlStatement } from './writeBatch.js';
@@ -135,7 +137,7 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
   }
 
   const onEvent = (event: AgentEvent): void => {
-    queue.insert('events', event);
+    queue.insert('events', event, eventJson(event));
     if (event.kind === 'decision') decisions.set(event.goalId, event);
     else if (event.kind === 'action') {
       const decision = decisions.get(event.goalId);

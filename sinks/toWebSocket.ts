@@ -24,6 +24,7 @@
 import type { Observer } from 'rxjs';
 import type { AgentEvent, EventKind } from '../streams/events.js';
 import { CLOSE_SLOW_CONSUMER, type Snapshot } from '../streams/wsProtocol.js';
+import { eventJson } from './eventJson.js';
 import type { WsClient, WsServer } from './wsServer.js';
 import { streamFailure } from './streamFailure.js';
 
@@ -105,7 +106,7 @@ export function toWebSocket(server: WsServer, options: WebSocketSinkOptions = {}
     next(event) {
       events++;
       lastSeq = event.seq;
-      const text = JSON.stringify(event);
+      const text = eventJson(event);
       const item: Serialised = { kind: event.kind, text, bytes: Buffer.byteLength(text) };
       recent.push(item);
       if (recent.length > replay) recent.shift();

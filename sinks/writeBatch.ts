@@ -127,9 +127,9 @@ export class WriteBatch {
     this.tables = { sessions: rows(), signals: rows(), events: rows(), provenance: rows(), snapshots: rows() };
   }
 
-  /** Adds a row, serialised now: later changes to the object are not written. */
-  insert<T extends InsertTable>(table: T, row: InsertRows[T]): void {
-    this.tables[table].add(JSON.stringify(row));
+  /** Adds a row, serialised now (or already, as `json`): later changes to the object are not written. */
+  insert<T extends InsertTable>(table: T, row: InsertRows[T], json = JSON.stringify(row)): void {
+    this.tables[table].add(json);
     this.size++;
     const [key, time] = TIME_COLUMN[table];
     const fields = row as unknown as Record<string, unknown>;
