@@ -6,7 +6,9 @@
  * like any asynchronous tool.
  *
  * A tool that fails — it throws or rejects with an ordinary `Error`, or with a
- * {@link ToolFailure} (invalid input, a refused path, a timeout) — fails
+ * {@link ToolFailure} (invalid input, a refused path, a timeout), or returns
+ * (or resolves to) something that is not a ToolOutput (a field of the wrong
+ * kind: `facts[0].subject must be a string (got 1)`) — fails
  * transiently: the error becomes a ToolFailure and recover keeps the state.
  * A programming error (TypeError, ReferenceError, RangeError, SyntaxError, …:
  * seed 004's "undefined functions, malformed data structures") is a bug that
@@ -17,6 +19,7 @@
 import type { Decision } from './toolSelection.js';
 import { isThenable } from './thenable.js';
 import { ToolBug, ToolFailure, type ToolContext, type ToolOutput } from './tool.js';
+import { toolOutputProblem } from './toolOutputCheck.js';
 
 export function runTool(decision: Decision, ctx: ToolContext): ToolOutput | Promise<ToolOutput> {
   const tool = ctx.mind.tools.get(decision.tool);
@@ -54,9 +57,9 @@ function classify(tool: string, error: unknown): unknown {
   return new ToolFailure(tool, error instanceof Error ? error.message : String(error), { cause: error });
 }
 
+/** The output if it is a ToolOutput; else a ToolFailure naming the field that is wrong (mind/toolOutputCheck.ts). */
 function checkOutput(tool: string, output: ToolOutput): ToolOutput {
-  if (!output || typeof output.ok !== 'boolean' || typeof output.summary !== 'string') {
-    throw new ToolFailure(tool, 'returned no ToolOutput ({ ok, summary })');
-  }
+  const problem = toolOutputProblem(output);
+  if (problem !== undefined) throw new ToolFailure(tool, problem);
   return output;
 }
