@@ -63,6 +63,12 @@ export interface SqliteSink extends Observer<AgentEvent> {
   run(sql: string, params: unknown[]): void;
   /** Rows queued or being written (a queued statement counts as one). */
   readonly pending: number;
+  /**
+   * Rows (and statements) committed since the sink was made. Writes commit in
+   * the order they were queued, so a row is in the store once `committed`
+   * reaches `committed + pending` as read just after it was queued.
+   */
+  readonly committed: number;
   /** Emits true when the queue fills up (see the module doc) and false once it has drained below half. */
   readonly saturated$: Observable<boolean>;
   /** Writes everything queued so far; if that fails, stops retrying and rejects with the store's error. */
@@ -80,6 +86,7 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
   const decisions = new Map<string, EventOf<'decision'>>();
   let queue = store.batch();
   let inFlight = 0;
+  let committed = 0;
   let writing: Promise<void> | undefined;
   let timer: Subscription | undefined;
   let failure: StoreError | undefined;
@@ -111,6 +118,7 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
     inFlight = batch.size;
     writing = store.write(batch).then(
       () => {
+        committed += batch.size;
         inFlight = 0;
         writing = undefined;
         if (failure) log(`store: writing works again; ${batch.size} delayed row(s) written`);
@@ -177,6 +185,9 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
     },
     get pending() {
       return pending();
+    },
+    get committed() {
+      return committed;
     },
     saturated$: saturated$.asObservable(),
     async flushed() {

@@ -63,6 +63,12 @@ export interface RunningProgram {
   readonly done: Promise<string>;
   /** Rows (and statements) queued for the store and not written yet, 0 without a store: what exiting now, or a store that fails at the end, loses. */
   readonly unwrittenRows: number;
+  /**
+   * Whether the store holds the session (its row and first snapshot are
+   * committed: `ooda resume` can continue it); false without a store, and
+   * before the store's first write commits.
+   */
+  readonly sessionStored: boolean;
   stop(reason: string): void;
 }
 
@@ -110,6 +116,9 @@ export function startProgram(options: ProgramOptions, io: ProgramIO): RunningPro
     done,
     get unwrittenRows() {
       return persistence?.sink.pending ?? 0;
+    },
+    get sessionStored() {
+      return persistence?.sessionStored ?? false;
     },
     stop: (why) => agent.stop(why),
   };

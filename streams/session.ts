@@ -66,6 +66,8 @@ export class Persistence {
   private nextSignal: number;
   private nextSnapshot: number;
   private lastSaveAt = 0;
+  /** The sink's count of committed writes at which the session's row and first snapshot are in the store (set by attach). */
+  private startCommittedAt: number | undefined;
   readonly sink: SqliteSink;
 
   private constructor(
@@ -148,7 +150,18 @@ export class Persistence {
       config: this.config,
     });
     this.snapshot(this.resumed ? 'resumed' : 'start');
+    this.startCommittedAt = this.sink.committed + this.sink.pending;
     events$.subscribe(this.sink);
+  }
+
+  /**
+   * Whether the store holds this session: its row and the snapshot it starts
+   * from are committed, so `ooda resume` can continue it. False until the
+   * first write that carries them commits (up to `flushMs` after attach, longer
+   * when the store is slow or locked); nothing of the session is stored before.
+   */
+  get sessionStored(): boolean {
+    return this.startCommittedAt !== undefined && this.sink.committed >= this.startCommittedAt;
   }
 
   /** After the run: final snapshot, the session's end, a last flush; then closes the store. */
