@@ -40,6 +40,7 @@ import {
   of,
   pipe,
   queueScheduler,
+  ReplaySubject,
   Subject,
   subscribeOn,
   takeUntil,
@@ -97,8 +98,17 @@ export interface Agent {
    * as it was left; watchers' own state (loop-detection windows) starts anew.
    */
   run(sources?: AgentSources): Connectable<AgentEvent>;
-  /** Stops gracefully: sources first, in-flight work drains, then the stream completes. */
-  stop(reason?: string): void;
+  /**
+   * Stops the live run gracefully: sources first, in-flight work drains, then
+   * the stream completes with a `stopped` session event carrying `reason`
+   * (default `stopped`). A run is live from `run()` on, before `connect()`
+   * too: a run stopped before it is connected emits `started` then `stopped`
+   * once connected, and takes in nothing but the signals injected before.
+   * Returns true when it stopped a run; false when there was none to stop (no
+   * `run()` yet, the last run's stream has completed, or the run is already
+   * stopping), when it does nothing: a later `run()` is not affected.
+   */
+  stop(reason?: string): boolean;
   /**
    * Feeds a signal into the agent as internal input: the runtime's own types
    * (tick, feedback, error, heartbeat) are accepted too, but nothing injected
@@ -146,7 +156,8 @@ export function createAgent(options: AgentOptions = {}): Agent {
   Psyche.attach(mind, options.psyche);
   const skills = new SkillRegistry([policySkill]);
   registerEach('skills', skillOptions, (skill) => skills.register(skill));
-  let stopRun: (reason: string) => void = () => undefined;
+  /** Halts the live run (false when there is none, or it is already halting). */
+  let stopRun: (reason: string) => boolean = () => false;
   /** Signals (or their rejections) injected while no run is connected, for the next one. */
   const queued: Entering[] = [];
   let injectEntering: (item: Entering) => boolean = (item) => (queued.push(item), true);
@@ -201,7 +212,8 @@ export function createAgent(options: AgentOptions = {}): Agent {
     }
     running = true;
     let ended = false;
-    const halt$ = new Subject<void>();
+    // Replayed: a run halted before it is connected subscribes to it afterwards.
+    const halt$ = new ReplaySubject<void>(1);
     const internal$ = new Subject<Entering>();
     let halted = false;
     let haltReason = 'input ended';
@@ -229,7 +241,10 @@ export function createAgent(options: AgentOptions = {}): Agent {
       if (halted) return;
       const atMax = drive && mind.cycle >= config.maxCycles;
       // At max cycles a live run (keepAlive) stops at once; otherwise finite input is still read to its end.
-      if (atMax && sources.keepAlive) return halt('max cycles reached');
+      if (atMax && sources.keepAlive) {
+        halt('max cycles reached');
+        return;
+      }
       if (idle()) halt(atMax ? 'max cycles reached' : idleStopReason());
     };
     /** Why a run whose inputs have ended and that has nothing left to do stops. */
@@ -259,8 +274,8 @@ export function createAgent(options: AgentOptions = {}): Agent {
       running = false;
       halt('event stream unsubscribed');
     };
-    const halt = (reason: string): void => {
-      if (halted) return;
+    const halt = (reason: string): boolean => {
+      if (halted) return false;
       halted = true;
       haltReason = reason;
       haltAt = runtime.now();
@@ -269,6 +284,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
       halt$.next();
       halt$.complete();
       if (pending === 0) internal$.complete();
+      return true;
     };
     /** Settles once the current task is done, so that signals injected synchronously meanwhile are processed first. */
     const settleAfterTask = (): void => {
@@ -367,6 +383,8 @@ export function createAgent(options: AgentOptions = {}): Agent {
     const events$ = concat(
       defer(() => {
         if (drive) scheduler.schedule(() => driver.wake());
+        // Stopped before it was connected: it stops now, not before it started.
+        if (halted) haltAt = undefined;
         return of<Draft>({ ...started, at: scheduler.now(), cycle: mind.cycle });
       }),
       merge(watched$.pipe(mergeMap((cycle) => from(cycle.events))), hold$.pipe(ignoreElements())),

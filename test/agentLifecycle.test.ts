@@ -1,5 +1,5 @@
 import test from 'ava';
-import { asyncScheduler, lastValueFrom, of, Subject, toArray, take, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, lastValueFrom, of, Subject, timeout, toArray, take, type SchedulerLike } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { vitals } from '../sources/vitals.js';
 import type { SensorSignal, Stimulus } from '../streams/signals.js';
@@ -25,6 +25,50 @@ test('a stop command ends the run after the in-flight work, with the reason in t
   t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'stop command' });
   t.true(events.filter((e) => e.kind === 'decision').length > 0, 'cycles ran before the stop');
   t.like(events.find((e) => e.kind === 'command'), { command: 'stop', result: 'stopping' });
+});
+
+test('agent.stop() with no run says so (false) and does nothing: the next run is not stopped by it', async (t) => {
+  const agent = createTestAgent(asyncScheduler, { config: { maxCycles: 3, stallThreshold: 1_000_000 } });
+  t.false(agent.stop('too early'), 'no run() yet');
+  const first = await runAll(agent, [goalStimulus('Find zzqx', { criteria: 'zzqx' })]);
+  t.like(first.at(-1), { kind: 'session', state: 'stopped', reason: 'max cycles reached', cycles: 3 });
+  t.false(agent.stop('too late'), 'the run has ended');
+  const second = await runAll(agent, [goalStimulus('Find qwvx', { criteria: 'qwvx' })]);
+  t.false(second.some((e) => e.kind === 'session' && e.state === 'stopped' && (e.reason === 'too early' || e.reason === 'too late')));
+  t.like(second.at(-1), { kind: 'session', state: 'stopped', reason: 'max cycles reached' });
+});
+
+test('agent.stop() stops a live run once: true, then false while it drains and after it ended', async (t) => {
+  const agent = createTestAgent(asyncScheduler, { config: { stallThreshold: 1_000_000 } });
+  const source = new Subject<Stimulus>();
+  const events$ = agent.run({ inputs: [source] });
+  const all = lastValueFrom(events$.pipe(toArray(), timeout(10_000)));
+  events$.connect();
+  source.next(goalStimulus('Find anything about zzqx', { criteria: 'zzqx' }));
+  for (let waits = 0; waits < 200 && agent.mind.cycle < 2; waits++) await new Promise((r) => setTimeout(r, 10));
+  t.true(agent.stop('enough'));
+  t.false(agent.stop('again'), 'already stopping');
+  const events = await all;
+  t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'enough' });
+  t.false(agent.stop('after'));
+});
+
+test('agent.stop() between run() and connect() stops that run: once connected it starts, takes in only what was injected before, and stops', async (t) => {
+  const agent = createTestAgent(asyncScheduler, { config: { stallThreshold: 1_000_000 } });
+  const source = new Subject<Stimulus>();
+  const events$ = agent.run({ inputs: [source] });
+  t.true(agent.inject({ type: 'fact', subject: 'zzqx', predicate: 'is a', object: 'word' }));
+  t.true(agent.stop('not wanted'), 'run() was called: its run is live');
+  t.false(agent.inject({ type: 'fact', subject: 'qwvx', predicate: 'is a', object: 'word' }), 'a stopped run takes nothing more');
+  const all = lastValueFrom(events$.pipe(toArray(), timeout(10_000)));
+  events$.connect();
+  source.next(goalStimulus('Find anything about zzqx', { criteria: 'zzqx' }));
+  const events = await all;
+  t.deepEqual(events.map((e) => e.kind), ['session', 'perceived', 'fact', 'session']);
+  t.like(events[2], { subject: 'zzqx', added: true });
+  t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'not wanted', cycles: 0 });
+  t.true(events.at(-1)!.at >= events[0]!.at, 'it stops after it started');
+  t.is(agent.mind.goals.all().length, 0, 'the goal sent after the stop was not taken in');
 });
 
 test('max cycles stops the cycles; input that has already ended finishes the run', async (t) => {
