@@ -29,12 +29,16 @@
  *
  * Settings: the agent config's `loopDetection` section (see
  * `resolveLoopConfig`); invalid values become `warning` events on the first
- * pass and take their defaults. `enabled: false` turns the watcher off.
+ * pass and take their defaults. The `thinkingTools` the section sets that
+ * are no tool registered when the run starts (misspellings, most likely) are
+ * one warning too, on the run's first pass, naming them and the registered
+ * tools; they stay in the set, so a tool registered later under such a name
+ * counts. `enabled: false` turns the watcher off.
  */
 import { defer, map, type OperatorFunction } from 'rxjs';
 import type { Goal } from '../mind/goals.js';
 import { endIntervention, isInterventionGoal, startIntervention } from '../mind/intervention.js';
-import { resolveLoopConfig } from '../mind/loopConfig.js';
+import { resolveLoopConfig, type LoopConfigWarning } from '../mind/loopConfig.js';
 import type { ActionRecord } from '../mind/loopDetection.js';
 import { LoopDetector } from '../mind/loopDetector.js';
 import type { Watcher } from '../streams/cycle.js';
@@ -49,7 +53,8 @@ export const interveneOnLoops: Watcher = (runtime: Runtime): OperatorFunction<Cy
     return defer(() => {
       const detectors = new Map<string, LoopDetector>();
       const thinking = new Set(config.thinkingTools);
-      let pendingWarnings = warnings;
+      const written = isSet(runtime.config.loopDetection, 'thinkingTools') && !warnings.some((w) => w.key === 'thinkingTools');
+      let pendingWarnings = written ? [...warnings, ...unknownThinkingTools(runtime, thinking)] : warnings;
       return passes$.pipe(
         map((cycle) => {
           for (const warning of pendingWarnings) {
@@ -88,6 +93,23 @@ export const interveneOnLoops: Watcher = (runtime: Runtime): OperatorFunction<Cy
     });
   };
 };
+
+/** Whether the `loopDetection` section sets `key` (the default is not checked against the tools: a mind without `reason` is no mistake). */
+function isSet(section: unknown, key: string): boolean {
+  return section !== null && typeof section === 'object' && (section as Record<string, unknown>)[key] !== undefined;
+}
+
+/** A warning naming the `thinkingTools` that are no registered tool (none when every one is). */
+function unknownThinkingTools(runtime: Runtime, thinking: ReadonlySet<string>): LoopConfigWarning[] {
+  const unknown = [...thinking].filter((name) => !runtime.mind.tools.has(name));
+  if (unknown.length === 0) return [];
+  const names = unknown.map((name) => JSON.stringify(name)).join(', ');
+  const registered = runtime.mind.tools.list().map((tool) => tool.name).join(', ') || 'none';
+  const message =
+    `loopDetection.thinkingTools names ${unknown.length === 1 ? 'a tool that is' : 'tools that are'} not registered: ${names} (registered tools: ${registered}); ` +
+    'a misspelling? Such a name marks no action as thinking unless a tool of that name is registered later';
+  return [{ key: 'thinkingTools', message }];
+}
 
 /** The pass's executed action, unless there is none or it worked on an intervention goal. */
 function executedAction(runtime: Runtime, cycle: Cycle, thinking: ReadonlySet<string>): { goal: Goal; record: ActionRecord } | null {

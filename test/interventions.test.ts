@@ -113,6 +113,37 @@ test('invalid loopDetection settings become warning events and take their defaul
   t.is(only(events, 'intervention').length, 1, 'detection still runs on the defaults');
 });
 
+test('loopDetection.thinkingTools naming no registered tool is one warning at the run\'s start, naming it and the registered tools', (t) => {
+  const events = run('Fetch the weather report', { config: { loopDetection: { thinkingTools: ['flaky_fetch', 'reasn', 'ponder'] } } });
+  const warnings = only(events, 'warning');
+  t.is(warnings.length, 1, 'one warning for every unknown name');
+  t.is(warnings[0]!.key, 'loopDetection.thinkingTools');
+  t.is(
+    warnings[0]!.message,
+    'loopDetection.thinkingTools names tools that are not registered: "reasn", "ponder" (registered tools: flaky_fetch); ' +
+      'a misspelling? Such a name marks no action as thinking unless a tool of that name is registered later',
+  );
+  t.true(events.indexOf(warnings[0]!) < events.findIndex((e) => e.kind === 'decision'), 'given before the first decision');
+  t.is(only(events, 'intervention').length, 0, 'the known name still counts: flaky_fetch is thinking, so no loop');
+});
+
+test('loopDetection.thinkingTools: no warning when every name is registered, nor for the default when the mind has no reason tool', (t) => {
+  t.deepEqual(only(run('Fetch the weather report', { config: { loopDetection: { thinkingTools: ['flaky_fetch'] } } }), 'warning'), []);
+  t.deepEqual(only(run('Fetch the weather report'), 'warning'), [], 'the default ["reason"] is not the user\'s');
+});
+
+test('a thinking tool registered after createAgent but before the run is no unknown name', (t) => {
+  const mind = new Mind();
+  const events: AgentEvent[] = [];
+  const scheduler = new TestScheduler(() => undefined);
+  scheduler.run(({ cold }) => {
+    const agent = createTestAgent(scheduler, { mind, config: { maxCycles: 10, loopDetection: { thinkingTools: ['flaky_fetch'] } } });
+    agent.mind.tools.register(flakyFetch);
+    agentEvents(agent, { inputs: [cold('a|', { a: goalStimulus('Fetch the weather report') })] }).subscribe((e) => events.push(e));
+  });
+  t.deepEqual(only(events, 'warning'), []);
+});
+
 test('loopDetection.enabled false turns the watcher off', (t) => {
   const events = run('Fetch the weather report', { config: { loopDetection: { enabled: false } } });
   t.is(only(events, 'loop').length, 0);
