@@ -1,7 +1,7 @@
 /**
  * How a zod issue reads in an error about something a user passed: what was
  * expected and what came instead (`expected one of safe, cautious, got
- * "extreme"`), at a path written as in code (`archetypes[2].weight`).
+ * "extreme"`).
  */
 import type { z } from 'zod';
 import { describeValue } from './describeValue.js';
@@ -28,9 +28,4 @@ export function issueMessage(issue: z.core.$ZodRawIssue): string | undefined {
     default:
       return undefined;
   }
-}
-
-/** A path as code writes it: `prefix.key[index].key`. */
-export function issuePath(prefix: string, path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, key) => (typeof key === 'number' ? `${out}[${key}]` : `${out}.${String(key)}`), prefix);
 }

@@ -8,7 +8,9 @@
  * their shape, naming the option and the index: `watchers[0] is not a
  * function (got 42)`; the other options for their kind (`firstSeq must be a
  * whole number ≥ 0 (got NaN)`). What a tool or skill must be is its registry's to
- * check; its errors are prefixed with the index (`tools[1]: …`).
+ * check; its errors are prefixed with the index (`tools[1]: …`). The psyche
+ * option is mind/psyche.ts's to check, in the same words
+ * (`psyche.shadow must be an array of patterns … (got "nope")`).
  */
 import type { Observable, OperatorFunction, SchedulerLike } from 'rxjs';
 import { Mind } from '../mind/mind.js';
@@ -66,7 +68,8 @@ export interface AgentOptions {
   /**
    * The psyche's archetypes (at least one) and shadow patterns (defaults: see
    * mind/psyche.ts); ignored when the mind has a psyche already, but checked
-   * even then: a bad one throws, naming its path (`psyche.archetypes[2].weight: …`).
+   * even then: a bad one throws a TypeError naming its full path and what it
+   * must be (`psyche.archetypes[2].weight must be a number in [0, 1] (got 2)`).
    */
   psyche?: PsycheOptions;
   /**

@@ -48,38 +48,58 @@ test('good options are accepted, a commands generator included', (t) => {
   t.true(agent.runtime.commands.has('stop'));
 });
 
-test('a bad psyche option is an error naming its path, like psyche.archetypes[2].weight', (t) => {
+test('a bad psyche option is a TypeError naming its full path and what it must be, like the other options', (t) => {
   const archetype = (name: string, weight: unknown = 0.5) => ({ name, weight, tools: ['kg_query'] });
-  t.throws(create({ psyche: { archetypes: [archetype('sage'), archetype('healer'), archetype('explorer', 2)] } }), {
-    message: 'psyche.archetypes[2].weight: expected a number <= 1, got 2',
-  });
-  t.throws(create({ psyche: { archetypes: [archetype('sage', '0.7')] } }), { message: 'psyche.archetypes[0].weight: expected number, got "0.7"' });
-  t.throws(create({ psyche: { archetypes: [archetype('')] } }), { message: 'psyche.archetypes[0].name: expected a non-empty string, got ""' });
-  t.throws(create({ psyche: { archetypes: 'sage' } }), { message: 'psyche.archetypes: expected an array of archetypes ({ name, weight, tools }), got "sage"' });
-  t.throws(create({ psyche: { shadow: [{ name: 'no-prod', kind: 'ban', text: 'prod', reason: 'r' }] } }), {
-    message: 'psyche.shadow[0].kind: expected one of veto, bias, got "ban"',
-  });
-  t.throws(create({ psyche: { shadow: [{ name: 'no-prod', kind: 'veto', reason: 'r' }] } }), {
-    message: 'psyche.shadow[0]: a shadow pattern needs at least one of tool, capability, danger, text, goalId',
-  });
-  t.throws(create({ psyche: 'sage' }), { message: 'psyche: expected an object ({ archetypes?, shadow? }), got "sage"' });
-  t.throws(create({ psyche: { archetype: [] } }), { message: 'psyche: unknown key "archetype" (the psyche option takes archetypes and shadow)' });
+  const cases: [unknown, string][] = [
+    [{ archetypes: [archetype('sage'), archetype('healer'), archetype('explorer', 2)] }, 'psyche.archetypes[2].weight must be a number in [0, 1] (got 2)'],
+    [{ archetypes: [archetype('sage'), archetype('healer', 'x')] }, 'psyche.archetypes[1].weight must be a number in [0, 1] (got "x")'],
+    [{ archetypes: [{ name: 'sage', tools: [] }] }, 'psyche.archetypes[0].weight must be a number in [0, 1] (missing)'],
+    [{ archetypes: [archetype('')] }, 'psyche.archetypes[0].name must be a non-empty string (got "")'],
+    [{ archetypes: [{ name: 'sage', weight: 0.5, tools: 'kg_query' }] }, 'psyche.archetypes[0].tools must be an array of tool names (got "kg_query")'],
+    [{ archetypes: [{ name: 'sage', weight: 0.5, tools: ['kg_query', 5] }] }, 'psyche.archetypes[0].tools[1] must be a tool name (a string) (got 5)'],
+    [{ archetypes: [archetype('sage'), 7] }, 'psyche.archetypes[1] must be an archetype ({ name, weight, tools }) (got 7)'],
+    [{ archetypes: [{ ...archetype('sage'), wieght: 0.7 }] }, 'psyche.archetypes[0] has an unknown key "wieght" (an archetype takes name, weight, tools)'],
+    [{ archetypes: 'sage' }, 'psyche.archetypes must be an array of archetypes ({ name, weight, tools }), or left out for the defaults (got "sage")'],
+    [{ shadow: [{ name: 'no-prod', kind: 'ban', text: 'prod', reason: 'r' }] }, 'psyche.shadow[0].kind must be "veto" or "bias" (got "ban")'],
+    [{ shadow: [{ name: 'no-prod', kind: 'veto', reason: 'r' }] }, 'psyche.shadow[0] must set at least one of tool, capability, danger, text, goalId (without one it would match every action)'],
+    [{ shadow: [{ name: 'slow', kind: 'bias', tool: 'kg_query', reason: 'r', penalty: 0.5 }] }, 'psyche.shadow[0].penalty must be a number in (0, 0.07] (got 0.5)'],
+    [{ shadow: [{ name: 'big', kind: 'veto', danger: 'extreme', reason: 'r' }] }, 'psyche.shadow[0].danger must be one of safe, cautious, dangerous, critical (got "extreme")'],
+    [{ shadow: [{ name: 'no-prod', kind: 'veto', text: 'prod' }] }, 'psyche.shadow[0].reason must be a string (missing)'],
+    [
+      { shadow: [{ name: 'slow', kind: 'bias', tool: 'kg_query', reason: 'r', penality: 0.05 }] },
+      'psyche.shadow[0] has an unknown key "penality" (a shadow pattern takes name, kind, tool, capability, danger, text, goalId, penalty, untilCycle, reason)',
+    ],
+    ['sage', 'psyche must be an object ({ archetypes?, shadow? }) (got "sage")'],
+    [null, 'psyche must be an object ({ archetypes?, shadow? }) (got null)'],
+    [{ archetype: [] }, 'psyche has an unknown key "archetype" (the psyche option takes archetypes and shadow)'],
+  ];
+  for (const [psyche, message] of cases) {
+    t.throws(create({ psyche }), { instanceOf: TypeError, message });
+    t.throws(() => Psyche.attach(new Mind(), psyche as never), { instanceOf: TypeError, message }, 'Psyche.attach says the same');
+  }
 });
 
 test('psyche.archetypes may not be empty: the psyche needs a dominant archetype', (t) => {
-  const message = 'psyche.archetypes: expected at least one archetype, got none (the dominant archetype is one of them; leave archetypes out for the defaults)';
+  const message = 'psyche.archetypes must list at least one archetype (the dominant archetype is one of them; leave archetypes out for the defaults)';
   t.throws(create({ psyche: { archetypes: [] } }), { message });
   const mind = new Mind();
   Psyche.attach(mind);
   t.throws(create({ mind, psyche: { archetypes: [] } }), { message }, 'checked even when the mind has a psyche already');
 });
 
-test('psyche.shadow must be a list of patterns; the error names what it accepts', (t) => {
+test('psyche.shadow must be a list of patterns; the error names what a pattern takes', (t) => {
   t.throws(create({ psyche: { shadow: 'nope' } }), {
     message:
-      'psyche.shadow: expected an array of shadow patterns ({ name, kind: "veto" or "bias", reason, and at least one of tool, capability, danger, text, goalId }), ' +
-      '[] for none, or no shadow for the default one; got "nope"',
+      'psyche.shadow must be an array of patterns ({ name, kind, reason, and at least one of tool, capability, danger, text, goalId }), ' +
+      '[] for none, or left out for the default one (got "nope")',
   });
+});
+
+test('Psyche.addPattern checks a pattern as the shadow option does', (t) => {
+  const psyche = Psyche.attach(new Mind(), { shadow: [] });
+  t.throws(() => psyche.addPattern({ name: 'no-prod', kind: 'ban', text: 'prod', reason: 'r' } as never), { message: 'pattern.kind must be "veto" or "bias" (got "ban")' });
+  psyche.addPattern({ name: 'no-prod', kind: 'veto', text: 'prod', reason: 'r' });
+  t.deepEqual(psyche.shadow, [{ name: 'no-prod', kind: 'veto', text: 'prod', reason: 'r' }]);
 });
 
 test('good psyche options are accepted, an empty shadow included', (t) => {
