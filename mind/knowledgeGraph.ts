@@ -28,16 +28,23 @@ export interface Activation {
 }
 
 /**
- * Normalises a label to a symbol id: lower case, words joined by `_`. Besides
- * letters and digits it keeps `:`, `_`, `-` and the meaning-bearing `+` and
- * `#`, so `C`, `C++` and `C#` stay three symbols.
+ * Runs of characters a symbol does not keep: anything but a letter, a digit,
+ * `:`, `_`, `+`, `#`, `-` or `.`, and a `.` that starts no word (not before a
+ * letter or digit, or after a letter, digit, `+`, `#` or `.`).
+ */
+const SYMBOL_GAPS = /(?:[^\p{L}\p{N}:_+#.-]|\.(?![\p{L}\p{N}])|(?<=[\p{L}\p{N}+#.])\.)+/gu;
+const EDGE_UNDERSCORES = /^_+|_+$/g;
+
+/**
+ * Normalises a label to a symbol id: lower case, words joined by `_`
+ * (`"Red  Planet"` → `red_planet`). It follows the word rule of text.ts:
+ * besides letters and digits it keeps `:`, `_`, `-`, the meaning-bearing `+`
+ * and `#`, and a `.` that starts a word, so `C`, `C++`, `C#` and `.NET` /
+ * `NET` are distinct symbols, while `"Mars."`, `"Node.js"` and `"...Mars"` lose
+ * their dots as before. Idempotent: a symbol id is its own symbol.
  */
 export function symbolId(label: string): string {
-  return label
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}:_+#-]+/gu, '_')
-    .replace(/^_+|_+$/g, '');
+  return label.trim().toLowerCase().replace(SYMBOL_GAPS, '_').replace(EDGE_UNDERSCORES, '');
 }
 
 /** Whether a predicate is the agent's own bookkeeping rather than knowledge. */
@@ -47,7 +54,7 @@ export function isMetadataPredicate(predicate: string): boolean {
 
 /** Why a label names no symbol (it normalises to nothing, like `"???"`); null when it names one. */
 export function emptySymbolProblem(label: string): string | null {
-  return symbolId(label) ? null : `${JSON.stringify(label)} normalises to an empty symbol (symbols keep only letters, digits, ":", "_", "-", "+" and "#")`;
+  return symbolId(label) ? null : `${JSON.stringify(label)} normalises to an empty symbol (symbols keep only letters, digits, ":", "_", "-", "+", "#" and a "." that starts a word)`;
 }
 
 /**

@@ -10,7 +10,8 @@
  *
  * Leading articles are dropped, and so is a lead-in that only says to keep the
  * fact ("Remember that …", "Note: …", "Please record that …"); subjects and
- * objects are at most four words, and a word may carry `+` or `#` ("C++", "C#").
+ * objects are at most four words, and a word may carry `+` or `#` ("C++", "C#")
+ * or start with a `.` (".NET").
  * A question states no fact ("What is the capital of France", "Is Pluto a
  * planet?"): see {@link isQuestion}.
  */
@@ -24,7 +25,9 @@ export interface SentenceFact {
   sentence: string;
 }
 
-const PHRASE = String.raw`((?:[\p{L}\p{N}'+#-]+\s+){0,3}[\p{L}\p{N}'+#-]+)`;
+/** A word of a phrase: letters, digits, `'`, `+`, `#` and `-`, after an optional `.` that starts it (".NET"). */
+const PHRASE_WORD = String.raw`(?:\.(?=[\p{L}\p{N}]))?[\p{L}\p{N}'+#-]+`;
+const PHRASE = String.raw`((?:${PHRASE_WORD}\s+){0,3}${PHRASE_WORD})`;
 const IS_A = new RegExp(String.raw`^(?:the\s+|an?\s+)?${PHRASE}\s+(?:is|was)\s+(?:an?|the|one of the)\s+${PHRASE}$`, 'iu');
 const ARE = new RegExp(String.raw`^(?:all\s+)?${PHRASE}\s+are\s+(?:an?\s+)?${PHRASE}$`, 'iu');
 const HAS = new RegExp(String.raw`^(?:the\s+|an?\s+)?${PHRASE}\s+(?:has|have)\s+(?:an?\s+|the\s+|some\s+)?${PHRASE}$`, 'iu');

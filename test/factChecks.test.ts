@@ -10,7 +10,7 @@ import type { AgentEvent } from '../streams/events.js';
 import { agentEvents, createTestAgent, factStimulus, TestScheduler } from '../streams/testing.js';
 import { contextFor } from './mindFixtures.js';
 
-const EMPTY = '" normalises to an empty symbol (symbols keep only letters, digits, ":", "_", "-", "+" and "#")';
+const EMPTY = '" normalises to an empty symbol (symbols keep only letters, digits, ":", "_", "-", "+", "#" and a "." that starts a word)';
 
 /** Why perceive rejects a fact line, or 'ok'. */
 function factReason(subject: string, predicate: string, object: string): string {

@@ -1,8 +1,9 @@
 import test from 'ava';
 import { from, toArray, VirtualTimeScheduler } from 'rxjs';
+import { symbolId } from '../mind/knowledgeGraph.js';
 import { isQuestion, sentenceFacts } from '../mind/sentenceFacts.js';
 import type { AgentEvent } from '../streams/events.js';
-import { agentEvents, createTestAgent, goalStimulus } from '../streams/testing.js';
+import { agentEvents, createTestAgent, factStimulus, goalStimulus } from '../streams/testing.js';
 
 const QUESTIONS = [
   'What is the capital of France',
@@ -61,8 +62,8 @@ test('the goal "Remember that Pluto is a dwarf planet" stores pluto is_a dwarf_p
 
 test('"Remember that C++ is a language" states a fact about C++, which the goal stores as c++', (t) => {
   t.deepEqual(
-    sentenceFacts('Remember that C++ is a language. C# is a language. F# has closures.').map((f) => [f.subject, f.predicate, f.object]),
-    [['C++', 'is a', 'language'], ['C#', 'is a', 'language'], ['F#', 'has', 'closures']],
+    sentenceFacts('Remember that C++ is a language. C# is a language. F# has closures. .NET is a framework.').map((f) => [f.subject, f.predicate, f.object]),
+    [['C++', 'is a', 'language'], ['C#', 'is a', 'language'], ['F#', 'has', 'closures'], ['.NET', 'is a', 'framework']],
   );
   const scheduler = new VirtualTimeScheduler();
   const agent = createTestAgent(scheduler, { config: { maxCycles: 4 } });
@@ -72,3 +73,37 @@ test('"Remember that C++ is a language" states a fact about C++, which the goal 
   t.deepEqual(agent.mind.graph.query({ predicate: 'is_a' }).map((f) => [f.subject, f.object]), [['c++', 'language']]);
   t.true(events.some((e) => e.kind === 'goal' && e.change === 'completed'));
 });
+
+/** Runs a goal after some facts are known; the goal's actions as `tool: summary (progress)`, the stored is-a facts and the goal's matched terms. */
+function rememberAfter(goal: string, known: [string, string, string][], maxCycles = 6) {
+  const scheduler = new VirtualTimeScheduler();
+  const agent = createTestAgent(scheduler, { config: { maxCycles } });
+  let events: AgentEvent[] = [];
+  const inputs = [...known.map(([s, p, o]) => factStimulus(s, p, o)), goalStimulus(goal)];
+  agentEvents(agent, { inputs: [from(inputs)] }).pipe(toArray()).subscribe((all) => (events = all));
+  scheduler.flush();
+  const stored = agent.mind.goals.all().find((g) => g.description === goal)!;
+  return {
+    actions: events.filter((e): e is AgentEvent<'action'> => e.kind === 'action').map((e) => `${e.tool}: ${e.summary} (${e.progress})`),
+    facts: agent.mind.graph.query({ predicate: 'is_a' }).map((f) => `${f.subject} ${f.object}`),
+    status: stored.status,
+    matched: stored.matched,
+  };
+}
+
+for (const [name, known, stored] of [
+  ['C++', 'C', 'c++'],
+  ['C#', 'C', 'c#'],
+  ['F#', 'C#', 'f#'],
+  ['.NET', 'NET', '.net'],
+] as const) {
+  test(`"Remember that ${name} is a language" completes once ${stored} is_a language is stored, not on the known "${known} is a language"`, (t) => {
+    const run = rememberAfter(`Remember that ${name} is a language`, [[known, 'is a', 'language']]);
+    t.is(run.status, 'Completed');
+    t.deepEqual(run.facts, [`${symbolId(known)} language`, `${stored} language`]);
+    // The fact about the other name (kg_query finds it) does not complete the goal; storing the stated fact does.
+    const completing = run.actions.filter((a) => a.endsWith('(completed)'));
+    t.deepEqual(completing, [`kg_mutate: added ${name} is a language (completed)`], run.actions.join('\n'));
+    t.deepEqual([...run.matched].sort(), [stored, 'language'].sort());
+  });
+}
