@@ -44,7 +44,24 @@ const EDGE_UNDERSCORES = /^_+|_+$/g;
  * their dots as before. Idempotent: a symbol id is its own symbol.
  */
 export function symbolId(label: string): string {
+  if (isPlainSymbol(label)) return label;
   return label.trim().toLowerCase().replace(SYMBOL_GAPS, '_').replace(EDGE_UNDERSCORES, '');
+}
+
+/**
+ * Whether a label is already a symbol id made only of lower-case ASCII
+ * letters, digits, `:`, `_`, `-`, `+` and `#` (not starting or ending with
+ * `_`): the common case (ids passed back in), returned as it is.
+ */
+function isPlainSymbol(label: string): boolean {
+  const n = label.length;
+  if (n === 0 || label.charCodeAt(0) === 95 || label.charCodeAt(n - 1) === 95) return false;
+  for (let i = 0; i < n; i++) {
+    const c = label.charCodeAt(i);
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 58) || c === 95 || c === 45 || c === 43 || c === 35) continue;
+    return false;
+  }
+  return true;
 }
 
 /** Whether a predicate is the agent's own bookkeeping rather than knowledge. */
