@@ -253,14 +253,26 @@ export function withoutEndPunctuation(sentence: string): string {
 }
 
 const stemCache = new Map<string, readonly string[]>();
+const SYMBOL_WORD_BREAK = /[_:]+/;
+const HYPHENS = /-+/;
 
-/** The stemmed parts of a symbol id (`has_moon` → `has`, `moon`), memoised. */
+/**
+ * The stemmed parts of a symbol id, memoised: its words, split on `_` and `:`
+ * (`has_moon` → `has`, `moon`), and the pieces of a hyphenated word besides
+ * the word itself (`x-rays` → `x-ray`, `x`, `ray`), since a criteria word keeps
+ * its hyphens ("x-ray") and may name a piece ("rays").
+ */
 export function symbolStems(symbol: string): readonly string[] {
   let parts = stemCache.get(symbol);
   if (!parts) {
     if (stemCache.size >= 100_000) stemCache.clear();
-    parts = symbol.split(/[_:-]+/).filter((p) => p.length > 0).map(stem);
-    stemCache.set(symbol, parts);
+    const found: string[] = [];
+    for (const part of symbol.split(SYMBOL_WORD_BREAK)) {
+      if (part.length === 0) continue;
+      found.push(stem(part));
+      if (part.includes('-')) for (const piece of part.split(HYPHENS)) if (piece.length > 0) found.push(stem(piece));
+    }
+    stemCache.set(symbol, (parts = found));
   }
   return parts;
 }

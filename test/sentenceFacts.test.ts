@@ -107,3 +107,10 @@ for (const [name, known, stored] of [
     t.deepEqual([...run.matched].sort(), [stored, 'language'].sort());
   });
 }
+
+test('"Remember that X-ray is a wave" completes once x-ray is_a wave is stored (the criteria word x-ray meets the symbol x-ray)', (t) => {
+  const run = rememberAfter('Remember that X-ray is a wave', []);
+  t.deepEqual(run.facts, ['x-ray wave']);
+  t.is(run.status, 'Completed', run.actions.join('\n'));
+  t.deepEqual([...run.matched].sort(), ['wave', 'x-ray']);
+});

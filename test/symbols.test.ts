@@ -8,7 +8,7 @@ import test from 'ava';
 import fc from 'fast-check';
 import { KnowledgeGraph, symbolId } from '../mind/knowledgeGraph.js';
 import { Journal } from '../mind/journal.js';
-import { words } from '../mind/text.js';
+import { stem, symbolStems, words } from '../mind/text.js';
 
 /** symbolId before `+`, `#` and `.` were kept: the symbols stored sessions hold for labels without them. */
 function oldSymbolId(label: string): string {
@@ -99,4 +99,22 @@ test('property: each word of a label is a word of its symbol (criteria words mee
     }),
     { numRuns: 5000 },
   );
+});
+
+test('property: the stem of each word of a label is one of its symbol\'s stems (what goal evaluation compares)', (t) => {
+  fc.assert(
+    fc.property(fc.string({ unit: fc.constantFrom(...'aBc07 -:.,+#é'.split(''), 'İ', 'net', 'C++', 'rays', 'classes'), maxLength: 30 }), (label) => {
+      const stems = symbolStems(symbolId(label));
+      for (const word of words(label)) t.true(stems.includes(stem(word)), `${label}: ${word} in ${stems.join(' ')}`);
+    }),
+    { numRuns: 5000 },
+  );
+});
+
+test('a hyphenated symbol stems whole and by its pieces; other symbols stem as before', (t) => {
+  t.deepEqual(symbolStems('x-rays'), ['x-ray', 'x', 'ray']);
+  t.deepEqual(symbolStems('has_moon'), ['has', 'moon']);
+  t.deepEqual(symbolStems('agent:explored'), ['agent', 'explored']);
+  t.deepEqual(symbolStems('c++_and_.net'), ['c++', 'and', '.net']);
+  t.deepEqual(symbolStems('a_---_b'), ['a', '---', 'b'], 'a word of hyphens (a word in text too) stays one');
 });
