@@ -5,8 +5,9 @@
  * loop, share an entry) and again only when the graph has changed.
  */
 import { goalText, splitIntoSubgoals, wordingKey, type Goal } from './goals.js';
-import type { KnowledgeGraph } from './knowledgeGraph.js';
-import { criteriaWords, keywords, stem, words } from './text.js';
+import { symbolId, type KnowledgeGraph } from './knowledgeGraph.js';
+import { sentenceFacts } from './sentenceFacts.js';
+import { criteriaWords, keywords, stem, symbolStems, words } from './text.js';
 
 export interface GoalTerms {
   /** Goal words (or their stems) that name graph symbols. */
@@ -47,8 +48,9 @@ export class GoalTermsCache {
       found(word);
       found(stem(word));
     }
-    const clauses = criteriaClauses(goal);
-    const terms = [...new Set(clauses.flat())];
+    // Clauses and terms depend on the wording alone: derived once, kept when the graph changes.
+    const clauses = cached?.clauses ?? criteriaClauses(goal);
+    const terms = cached?.terms ?? [...new Set(clauses.flat())];
     const entry = { version: this.graph.version, symbols, terms, clauses };
     if (this.entries.size >= GOAL_TERMS_KEPT) this.entries.clear();
     this.entries.set(key, entry);
@@ -72,12 +74,21 @@ const TASK_VERBS = new Set([
  * The criteria (or description when empty) split on commas and "and" into
  * clauses, each as its stemmed content terms; clauses without terms are dropped.
  * A clause is established when one fact or one sentence covers all its terms.
+ * A clause that states a fact needs its one-word subject and object even when
+ * they are too short to be words ("Remember that C is a language" needs `c`,
+ * or a known "C++ is a language" would establish it).
  */
 function criteriaClauses(goal: Pick<Goal, 'criteria' | 'description'>): string[][] {
   const clauses: string[][] = [];
   for (const part of splitIntoSubgoals(goal)) {
-    const terms = [...new Set(criteriaWords(part).filter((w) => !TASK_VERBS.has(w)).map(stem))];
-    if (terms.length > 0) clauses.push(terms);
+    const terms = new Set(criteriaWords(part).filter((w) => !TASK_VERBS.has(w)).map(stem));
+    for (const fact of sentenceFacts(part)) {
+      for (const name of [fact.subject, fact.object]) {
+        const id = symbolId(name);
+        if (id.length > 0 && id.length <= 2) for (const stemmed of symbolStems(id)) terms.add(stemmed);
+      }
+    }
+    if (terms.size > 0) clauses.push([...terms]);
   }
   return clauses;
 }

@@ -96,6 +96,10 @@ for (const [name, known, stored] of [
   ['C#', 'C', 'c#'],
   ['F#', 'C#', 'f#'],
   ['.NET', 'NET', '.net'],
+  // Names too short to be words (C, R, Go) are still needed: the goal states a fact about them.
+  ['C', 'C++', 'c'],
+  ['R', 'Rust', 'r'],
+  ['Go', 'C', 'go'],
 ] as const) {
   test(`"Remember that ${name} is a language" completes once ${stored} is_a language is stored, not on the known "${known} is a language"`, (t) => {
     const run = rememberAfter(`Remember that ${name} is a language`, [[known, 'is a', 'language']]);
