@@ -8,6 +8,7 @@ import test from 'ava';
 import fc from 'fast-check';
 import { KnowledgeGraph, symbolId } from '../mind/knowledgeGraph.js';
 import { Journal } from '../mind/journal.js';
+import { Mind } from '../mind/mind.js';
 import { stem, symbolStems, words } from '../mind/text.js';
 
 /** symbolId before `+`, `#` and `.` were kept: the symbols stored sessions hold for labels without them. */
@@ -117,4 +118,17 @@ test('a hyphenated symbol stems whole and by its pieces; other symbols stem as b
   t.deepEqual(symbolStems('agent:explored'), ['agent', 'explored']);
   t.deepEqual(symbolStems('c++_and_.net'), ['c++', 'and', '.net']);
   t.deepEqual(symbolStems('a_---_b'), ['a', '---', 'b'], 'a word of hyphens (a word in text too) stays one');
+});
+
+test('a snapshot made under the old rule resumes with its symbols as stored; the same fact added now is a new symbol', (t) => {
+  // Under the old rule "C++" was the symbol `c` (the first label it was seen with is kept).
+  const before = new Mind();
+  before.graph.add('C++', 'is a', 'language');
+  const json = JSON.parse(JSON.stringify(before.toJSON())) as ReturnType<Mind['toJSON']>;
+  json.graph.symbols = json.graph.symbols.map(([id, label]) => (id === 'c++' ? ['c', label] : [id, label]));
+  json.graph.triples = json.graph.triples.map((f) => (f.subject === 'c++' ? { ...f, subject: 'c' } : f));
+  const resumed = Mind.fromJSON(json);
+  t.deepEqual(resumed.graph.query({ predicate: 'is a' }).map((f) => [f.subject, resumed.graph.label(f.subject)]), [['c', 'C++']]);
+  t.true(resumed.graph.add('C++', 'is a', 'language'), 'not "already known": it goes under c++');
+  t.deepEqual(resumed.graph.query({ predicate: 'is a' }).map((f) => f.subject), ['c', 'c++']);
 });
