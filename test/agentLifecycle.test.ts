@@ -1,5 +1,5 @@
 import test from 'ava';
-import { asyncScheduler, lastValueFrom, of, Subject, timeout, toArray, take, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, filter, firstValueFrom, lastValueFrom, of, Subject, timeout, toArray, take, type SchedulerLike } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { vitals } from '../sources/vitals.js';
 import type { SensorSignal, Stimulus } from '../streams/signals.js';
@@ -16,10 +16,11 @@ test('a stop command ends the run after the in-flight work, with the reason in t
   const agent = createTestAgent(asyncScheduler, { config: { stallThreshold: 1_000_000 } });
   const source = new Subject<Stimulus>();
   const events$ = agent.run({ inputs: [source] });
-  const all = lastValueFrom(events$.pipe(toArray()));
+  const all = lastValueFrom(events$.pipe(toArray(), timeout(10_000)));
+  const firstDecision = firstValueFrom(events$.pipe(filter((e) => e.kind === 'decision'), timeout(10_000)));
   events$.connect();
   source.next(goalStimulus('Find anything about zzqx', { criteria: 'zzqx' }));
-  await new Promise((r) => setTimeout(r, 30));
+  await firstDecision;
   source.next(stimulus({ type: 'command', command: 'stop' }));
   const events = await all;
   t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'stop command' });
