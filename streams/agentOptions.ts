@@ -24,8 +24,14 @@ import type { Draft } from './events.js';
 import type { CommandHandler, Runtime } from './runtime.js';
 import type { Signal, Stimulus } from './signals.js';
 
-/** What enters a pass: a signal, or a stimulus perceive rejected. */
-export type Entering = { signal: Signal } | { rejected: Draft<'rejected'> };
+/**
+ * What enters a pass: a signal, or a stimulus perceive rejected. `pastMaxCycles`
+ * marks the one taken in after `maxCycles` while input was still open, whose
+ * pass brings the `maxCycles` warning: a recorder keeps the mark (the signal's
+ * `meta.pastMaxCycles`, a stimulus's `pastMaxCycles`), for a replay, which
+ * cannot know when the recorded input ended, to warn at the same pass.
+ */
+export type Entering = ({ signal: Signal } | { rejected: Draft<'rejected'> }) & { pastMaxCycles?: true };
 
 /** The default stages, for building a custom cycle. */
 export interface Stages {

@@ -178,7 +178,9 @@ export function createAgent(options: AgentOptions = {}): Agent {
   /** A stimulus perceived, as what enters a pass. */
   const perceived = (stimulus: Stimulus): Entering => {
     const perception = perceiveOne(runtime, stimulus);
-    return perception.ok ? { signal: perception.signal } : { rejected: perception.rejected };
+    const entering: Entering = perception.ok ? { signal: perception.signal } : { rejected: perception.rejected };
+    if (stimulus.pastMaxCycles) entering.pastMaxCycles = true;
+    return entering;
   };
   const stages: Stages = {
     observe: observe(runtime),
@@ -331,13 +333,30 @@ export function createAgent(options: AgentOptions = {}): Agent {
     );
 
     let toldMaxCycles = false;
-    /** The first signal taken in after max cycles while the input goes on (a line, a heartbeat) says so, once: no more cycles run, yet the run lasts as long as its input. */
-    const tellMaxCycles = (cycle: Cycle): Cycle => {
-      if (toldMaxCycles || !drive || sources.keepAlive || inputsEnded || halted || mind.cycle < config.maxCycles || CYCLE_SIGNAL_TYPES.has(cycle.signal.type)) return cycle;
+    /**
+     * Whether this is the first signal taken in after max cycles while the input
+     * goes on (a line, a heartbeat): its pass says so, once: no more cycles run,
+     * yet the run lasts as long as its input. Decided as it enters, so the
+     * recorder keeps the mark; a replay (not driven) cannot know when the
+     * recorded input ended and takes the recorded mark instead.
+     */
+    const isPastMaxCycles = (item: Entering): boolean => {
+      if (!drive) return 'signal' in item ? item.signal.meta.pastMaxCycles === true : item.pastMaxCycles === true;
+      if (toldMaxCycles || sources.keepAlive || inputsEnded || halted || mind.cycle < config.maxCycles) return false;
+      if ('signal' in item && CYCLE_SIGNAL_TYPES.has(item.signal.type)) return false;
       toldMaxCycles = true;
-      const message = `max cycles (${config.maxCycles}) reached: no more cycles run, but the run goes on until its input ends (or a stop command, SIGINT or SIGTERM); signals that arrive meanwhile are taken in, goals are not worked on`;
-      record(runtime, cycle, 'warning', { message, key: 'maxCycles' });
-      return cycle;
+      return true;
+    };
+    /** The warning, on the first cycle of such a pass that is not a feedback one, unless the pass halted the run (a stop command). */
+    const tellMaxCycles = (): ((cycle: Cycle) => Cycle) => {
+      let told = false;
+      return (cycle) => {
+        if (told || halted || CYCLE_SIGNAL_TYPES.has(cycle.signal.type)) return cycle;
+        told = true;
+        const message = `max cycles (${config.maxCycles}) reached: no more cycles run, but the run goes on until its input ends (or a stop command, SIGINT or SIGTERM); signals that arrive meanwhile are taken in, goals are not worked on`;
+        record(runtime, cycle, 'warning', { message, key: 'maxCycles' });
+        return cycle;
+      };
     };
     /** Calls onEnter; what a hook that throws said, for the pass to report (the stream never errors). */
     const notifyEnter = (item: Entering): string | undefined => {
@@ -350,15 +369,18 @@ export function createAgent(options: AgentOptions = {}): Agent {
     };
     const passes$ = incoming$.pipe(
       tap(() => pending++),
-      concatMap((item) => {
+      concatMap((entering) => {
         passAt = scheduler.now();
+        const pastMaxCycles = isPastMaxCycles(entering);
+        const item: Entering = pastMaxCycles && !entering.pastMaxCycles ? { ...entering, pastMaxCycles: true } : entering;
         const enterFailure = notifyEnter(item);
         // A pass that starts after the stop is abandoned too if it goes on to wait.
         if (halted) abandonAfterTask();
         const pass$: Observable<Cycle> =
           'rejected' in item ? of(rejectionPass(item.rejected)) : chain(item.signal).pipe(abandonable(runtime, item.signal));
-        const body$ =
+        const reported$ =
           enterFailure === undefined ? pass$ : pass$.pipe(tap((cycle) => record(runtime, cycle, 'error', { severity: 'critical', message: enterFailure, rolledBack: false })));
+        const body$ = pastMaxCycles ? reported$.pipe(map(tellMaxCycles())) : reported$;
         return body$.pipe(
           // Trampoline: signals buffered behind an async tool then drain iteratively, not recursively.
           subscribeOn(queueScheduler),
@@ -375,7 +397,6 @@ export function createAgent(options: AgentOptions = {}): Agent {
           }),
         );
       }),
-      map(tellMaxCycles),
     );
     const watched$ = watchers.reduce((stream, watcher) => stream.pipe(watcher), passes$);
 

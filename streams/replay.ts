@@ -51,7 +51,9 @@ const InternalSignal = z.discriminatedUnion('type', [
   z.object({ type: z.literal('error'), ...INTERNAL_BODY_FIELDS.error, ...envelope }).strict(),
   z.object({ type: z.literal('feedback'), ...INTERNAL_BODY_FIELDS.feedback, ...envelope }).strict(),
 ]);
-const RejectedRow = z.object({ source: z.string(), line: z.number().int().optional(), reason: z.string(), preview: z.string().optional() }).strict();
+const RejectedRow = z
+  .object({ source: z.string(), line: z.number().int().optional(), reason: z.string(), preview: z.string().optional(), pastMaxCycles: z.literal(true).optional() })
+  .strict();
 
 /** A signal-log row as what re-enters: a signal, or the stimulus that perceive rejected (it is rejected again). */
 export function parseSignalRow(row: SignalRow): { signal: Signal } | { stimulus: Stimulus } {
@@ -65,8 +67,10 @@ export function parseSignalRow(row: SignalRow): { signal: Signal } | { stimulus:
   if (row.type === 'rejected') {
     const parsed = RejectedRow.safeParse(value);
     if (!parsed.success) throw new StoreError(`store: ${where}: invalid rejected row: ${parsed.error.issues[0]!.message}`, 'RECORDING');
-    const { source, line, reason, preview } = parsed.data;
-    return { stimulus: { source, problem: reason, ...(line !== undefined ? { line } : {}), ...(preview !== undefined ? { text: preview } : {}) } };
+    const { source, line, reason, preview, pastMaxCycles } = parsed.data;
+    return {
+      stimulus: { source, problem: reason, ...(line !== undefined ? { line } : {}), ...(preview !== undefined ? { text: preview } : {}), ...(pastMaxCycles ? { pastMaxCycles } : {}) },
+    };
   }
   const parsed = (['tick', 'heartbeat', 'error', 'feedback'].includes(row.type) ? InternalSignal : ExternalSignal).safeParse(value);
   if (!parsed.success) {

@@ -184,17 +184,19 @@ export class Persistence {
   }
 
   private onEnter(entering: Entering): void {
+    // The mark of the signal taken in past max cycles is kept, for a replay to warn at the same pass (see Entering).
+    const pastMaxCycles = entering.pastMaxCycles ? { pastMaxCycles: true } : {};
     if ('rejected' in entering) {
       // Replay perceives the line again, so it is fed at the time it was perceived.
       const { at, source, line, reason, preview } = entering.rejected;
-      this.recordSignal(at, 'rejected', { source, line, reason, preview });
+      this.recordSignal(at, 'rejected', { source, line, reason, preview, ...pastMaxCycles });
       return;
     }
     const now = this.agent!.runtime.now();
     const signal = entering.signal;
     if (signal.type === 'command' && signal.command === 'save') this.snapshot('save command');
     else if (signal.type === 'heartbeat' && this.config.autoSaveMs > 0 && now - this.lastSaveAt >= this.config.autoSaveMs) this.snapshot('auto-save');
-    this.recordSignal(now, signal.type, signal);
+    this.recordSignal(now, signal.type, entering.pastMaxCycles ? { ...signal, meta: { ...signal.meta, ...pastMaxCycles } } : signal);
   }
 
   private recordSignal(at: number, type: string, body: unknown): void {

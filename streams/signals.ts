@@ -15,6 +15,8 @@ export const SignalMeta = z
     session: z.string().optional(),
     correlationId: z.string().optional(),
     line: z.number().int().positive().optional(),
+    /** Set in a recording on the signal taken in after max cycles while input was still open (see `Entering`): a replay warns at its pass. */
+    pastMaxCycles: z.literal(true).optional(),
   })
   .strict();
 export type SignalMeta = z.infer<typeof SignalMeta>;
@@ -160,4 +162,6 @@ export interface Stimulus {
   value?: unknown;
   /** Set by a source that already knows this stimulus is unusable (e.g. an oversized line). */
   problem?: string;
+  /** A replayed stimulus that was taken in after max cycles while input was still open (see `Entering`). */
+  pastMaxCycles?: true;
 }
