@@ -22,6 +22,22 @@ import {
   type LoopInfo,
 } from './loopDetection.js';
 
+/**
+ * A detector's state as plain data, for a mind snapshot: the actions of its
+ * ring, oldest first (the newest `min(total, ring length)` since its last
+ * report), and its running counts; the ids and window counts are rebuilt
+ * from the actions.
+ */
+export interface LoopDetectorState {
+  total: number;
+  actions: ActionRecord[];
+  sameRun: number;
+  periodRun: number[];
+  stateRun: number;
+  lastHash?: string;
+  quiet: number;
+}
+
 export class LoopDetector {
   readonly config: LoopConfig;
   /** Ring of the newest actions and their ids; long enough for the window and the longest period. */
@@ -94,6 +110,47 @@ export class LoopDetector {
       this.quiet = cfg.cooldownActions;
     }
     return loop;
+  }
+
+  /** The detector's state as plain data (see {@link LoopDetectorState}). */
+  toJSON(): LoopDetectorState {
+    const state: LoopDetectorState = {
+      total: this.total,
+      actions: this.newestActions(Math.min(this.total, this.capacity)),
+      sameRun: this.sameRun,
+      periodRun: Array.from(this.periodRun),
+      stateRun: this.stateRun,
+      quiet: this.quiet,
+    };
+    if (this.lastHash !== undefined) state.lastHash = this.lastHash;
+    return state;
+  }
+
+  /**
+   * A detector in the state {@link toJSON} gave, under the same config: it
+   * answers every later action exactly as the saved one would have. Undefined
+   * when the state does not fit the config (another ring length or period).
+   */
+  static fromJSON(config: LoopConfigInput | LoopConfig, state: LoopDetectorState): LoopDetector | undefined {
+    const detector = new LoopDetector(config);
+    const cap = detector.capacity;
+    const kept = Math.min(state.total, cap);
+    if (state.actions.length !== kept || state.periodRun.length !== detector.periodRun.length) return undefined;
+    const windowStart = state.total - Math.min(state.total, detector.config.windowSize);
+    state.actions.forEach((action, k) => {
+      const n = state.total - kept + k;
+      const id = detector.table.acquire(action);
+      detector.ids[n % cap] = id;
+      detector.actions[n % cap] = action;
+      if (n >= windowStart) detector.count(id);
+    });
+    detector.total = state.total;
+    detector.sameRun = state.sameRun;
+    detector.periodRun.set(state.periodRun);
+    detector.stateRun = state.stateRun;
+    detector.lastHash = state.lastHash;
+    detector.quiet = state.quiet;
+    return detector;
   }
 
   /** Forgets every action (a cooldown in progress continues). */

@@ -18,7 +18,9 @@
  *
  * The goal's detector then clears (and cools down for `cooldownActions`), so
  * one loop raises one intervention; a goal's detector is dropped when the goal
- * completes or fails. Actions on an intervention goal are not fed to the
+ * completes or fails. The detectors are kept with the mind (its `loops`
+ * extension, mind/loopDetectors.ts), so a snapshot holds them and a session
+ * resumed from one goes on catching the loops the run had begun. Actions on an intervention goal are not fed to the
  * detector: the intervention is bounded by its own stall threshold. When an
  * intervention goal ends (completed or failed), the goal it suspended resumes
  * (`goal` event, change `resumed`).
@@ -40,7 +42,7 @@ import type { Goal } from '../mind/goals.js';
 import { endIntervention, isInterventionGoal, startIntervention } from '../mind/intervention.js';
 import { resolveLoopConfig, type LoopConfigWarning } from '../mind/loopConfig.js';
 import type { ActionRecord } from '../mind/loopDetection.js';
-import { LoopDetector } from '../mind/loopDetector.js';
+import { LoopDetectors } from '../mind/loopDetectors.js';
 import type { Watcher } from '../streams/cycle.js';
 import { record, type Cycle } from '../streams/cycle.js';
 import type { Runtime } from '../streams/runtime.js';
@@ -48,10 +50,11 @@ import { recordGoalChanges, recordPlanChanges } from './changeEvents.js';
 
 export const interveneOnLoops: Watcher = (runtime: Runtime): OperatorFunction<Cycle, Cycle> => {
   const { config, warnings } = resolveLoopConfig(runtime.config.loopDetection);
+  // Kept with the mind, so a snapshot holds them (mind/loopDetectors.ts).
+  const detectors = config.enabled ? LoopDetectors.attach(runtime.mind, config) : undefined;
   return (passes$) => {
-    if (!config.enabled) return passes$;
+    if (!detectors) return passes$;
     return defer(() => {
-      const detectors = new Map<string, LoopDetector>();
       const thinking = new Set(config.thinkingTools);
       const written = isSet(runtime.config.loopDetection, 'thinkingTools') && !warnings.some((w) => w.key === 'thinkingTools');
       let pendingWarnings = written ? [...warnings, ...unknownThinkingTools(runtime, thinking)] : warnings;
@@ -62,11 +65,9 @@ export const interveneOnLoops: Watcher = (runtime: Runtime): OperatorFunction<Cy
           }
           pendingWarnings = [];
           settleEndedGoals(runtime, cycle, detectors);
-          const action = executedAction(runtime, cycle, thinking);
+          const action = executedAction(runtime, cycle, thinking, config.paramAware);
           if (!action) return cycle;
-          let detector = detectors.get(action.goal.id);
-          if (!detector) detectors.set(action.goal.id, (detector = new LoopDetector(config)));
-          const loop = detector.push(action.record);
+          const loop = detectors.for(action.goal.id).push(action.record);
           if (action.goal.status === 'Completed' || action.goal.status === 'Failed') detectors.delete(action.goal.id);
           if (!loop) return cycle;
           const intervention = startIntervention(runtime.mind, action.goal.id, loop, {
@@ -112,12 +113,14 @@ function unknownThinkingTools(runtime: Runtime, thinking: ReadonlySet<string>): 
 }
 
 /** The pass's executed action, unless there is none or it worked on an intervention goal. */
-function executedAction(runtime: Runtime, cycle: Cycle, thinking: ReadonlySet<string>): { goal: Goal; record: ActionRecord } | null {
+function executedAction(runtime: Runtime, cycle: Cycle, thinking: ReadonlySet<string>, paramAware: boolean): { goal: Goal; record: ActionRecord } | null {
   const { decision, outcome } = cycle;
   if (!decision || !outcome) return null;
   const goal = runtime.mind.goals.get(decision.goalId);
   if (!goal || isInterventionGoal(goal)) return null;
-  const action: ActionRecord = { type: decision.tool, params: decision.input, outcome: outcome.status };
+  // Params as a snapshot holds them (JSON drops undefined keys), so a restored detector compares them alike.
+  const params = paramAware && decision.input !== undefined ? (JSON.parse(JSON.stringify(decision.input)) as unknown) : decision.input;
+  const action: ActionRecord = { type: decision.tool, params, outcome: outcome.status };
   if (thinking.has(decision.tool)) action.thinking = true;
   let stateHash: string | undefined;
   for (const event of cycle.events) if (event.kind === 'action') stateHash = event.stateHash;
@@ -126,7 +129,7 @@ function executedAction(runtime: Runtime, cycle: Cycle, thinking: ReadonlySet<st
 }
 
 /** Drops the detectors of the goals that ended in this pass, and resumes the goals suspended for intervention goals that ended. */
-function settleEndedGoals(runtime: Runtime, cycle: Cycle, detectors: Map<string, LoopDetector>): void {
+function settleEndedGoals(runtime: Runtime, cycle: Cycle, detectors: LoopDetectors): void {
   const endedInterventions: string[] = [];
   for (const event of cycle.events) {
     if (event.kind !== 'goal' || (event.status !== 'Completed' && event.status !== 'Failed')) continue;

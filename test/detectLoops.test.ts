@@ -175,3 +175,21 @@ test('LoopDetector with paramAware keeps a bounded table over a long history of 
     details: 'READ {"path":"same.txt"} ran 3 times in a row (the newest 3 of 5 actions)',
   });
 });
+
+test('LoopDetector.fromJSON(config, detector.toJSON()) answers every later action as the saved detector does (a JSON round trip, as in a snapshot)', (t) => {
+  fc.assert(
+    fc.property(arbConfig, fc.array(arbAction, { maxLength: 80 }), fc.nat(80), (config, history, at) => {
+      const split = Math.min(at, history.length);
+      const saved = new LoopDetector(config);
+      for (const action of history.slice(0, split)) saved.push(action);
+      const restored = LoopDetector.fromJSON(config, JSON.parse(JSON.stringify(saved.toJSON())));
+      t.truthy(restored);
+      const rest = history.slice(split);
+      t.deepEqual(
+        rest.map((action) => restored!.push(action)),
+        rest.map((action) => saved.push(action)),
+      );
+    }),
+    { numRuns: 1500, seed: 6 },
+  );
+});
