@@ -285,9 +285,15 @@ export class KnowledgeGraph {
   }
 
   /** Plain data; triples in a canonical order so equal graphs serialise equally. */
+  /**
+   * The graph as plain data, triples in insertion order: {@link load} rebuilds
+   * every index in the same order, so queries, adjacency and spreading
+   * activation (which follows at most `fanOut` edges) answer in the same order
+   * after a restore as before it (sorted triples made a restored mind reason
+   * differently from the one saved).
+   */
   toJSON(): { symbols: [string, string][]; triples: Triple[] } {
-    const keys = [...this.byKey.keys()].sort();
-    return { symbols: [...this.labels], triples: keys.map((k) => ({ ...this.byKey.get(k)! })) };
+    return { symbols: [...this.labels], triples: Array.from(this.byKey.values(), (t) => ({ ...t })) };
   }
 
   load(json: { symbols: [string, string][]; triples: Triple[] }): void {
