@@ -39,6 +39,17 @@ test('an empty --session is a usage error', async (t) => {
   t.is(stderr, 'ooda: --session: expected a session id, got an empty string\n');
 });
 
+test('a --session with a control character (a newline, a tab) is a usage error: it would break the sessions table and every line naming it; spaces and other letters are fine', async (t) => {
+  for (const id of ['two\nlines', 'a\tb', 'bell\u0007']) {
+    const { code, stderr } = await usage(['--session', id, '--max-cycles', '0']);
+    t.is(code, 2, stderr);
+    t.is(stderr, `ooda: --session: a session id may not contain control characters (newline, tab, …), got ${JSON.stringify(id)}\n`);
+  }
+  const fine = await usage(['--session', 'mon été ☃ #2', '--max-cycles', '0']);
+  t.is(fine.code, 0, fine.stderr);
+  t.regex(fine.stderr, /session mon été ☃ #2 started/);
+});
+
 test('--synchronous is checked even without a store, and needs one', async (t) => {
   const bad = await usage(['--synchronous', 'off']);
   t.is(bad.code, 2, bad.stderr);

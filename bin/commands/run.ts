@@ -98,7 +98,7 @@ export function parseRun(values: FlagValues<ReturnType<typeof runFlags>>, defaul
       config,
       goals: [...(defaults.goals ?? []), ...textFlags('goal', values.goal, 'a goal description')],
       files: [...(defaults.files ?? []), ...readableFiles('kg', values.kg)],
-      session: textFlag('session', values.session, 'a session id') ?? defaultSessionId(),
+      session: sessionFlag(values.session) ?? defaultSessionId(),
       format: format as 'ndjson' | 'pretty',
       readStdin: defaults.stdin && !values['no-stdin'] && !process.stdin.isTTY,
       vitalsMs: msFlag('vitals', values.vitals) ?? config.heartbeatMs,
@@ -145,6 +145,19 @@ async function listenWs(spec: WsSpec | undefined): Promise<WsServer | undefined>
   process.stderr.write(`dashboard: ${server.url}\n`);
   if (server.tokenGenerated) process.stderr.write(`token: ${server.token} (paste it in the dashboard, or open ${server.url}#token=${server.token})\n`);
   return server;
+}
+
+/**
+ * A new session's id from --session: not empty, and without control
+ * characters (a newline or a tab in it broke `ooda sessions`' table and every
+ * log line naming the session).
+ */
+function sessionFlag(raw: string | undefined): string | undefined {
+  const id = textFlag('session', raw, 'a session id');
+  if (id !== undefined && /[\u0000-\u001f\u007f-\u009f]/.test(id)) {
+    throw new UsageError(`--session: a session id may not contain control characters (newline, tab, …), got ${JSON.stringify(id)}`);
+  }
+  return id;
 }
 
 /** A session id from the start time (the CLI is allowed the wall clock; the agent is not). */
