@@ -20,7 +20,7 @@ import sqlite3 from 'sqlite3';
 import { pagedRead } from './pagedRead.js';
 import { readOnlyRoute, unwritableFileRoute } from './readOnlyRoute.js';
 import { StoreError, translate } from './storeError.js';
-import { storeFileProblem } from './storeFile.js';
+import { storeFileProblem, unwritableStoreProblem } from './storeFile.js';
 import { WriterLock } from './writerLock.js';
 import { INSERT_ORDER, INSERT_SQL, type EventRow, type SessionRow, type SignalRow, type SnapshotRow } from './storeSchema.js';
 import { migrate, requireCurrentSchema, requireWritableSchema, type SchemaConnection } from './storeVersion.js';
@@ -94,6 +94,8 @@ export class SqliteStore {
       throw new StoreError(`store: open: ${file} does not exist: 'ooda run --db ${file}' creates a store, or pass another --db`, 'MISSING');
     }
     if (access === 'read') return SqliteStore.openForReading(file, options);
+    const unwritable = unwritableStoreProblem(file);
+    if (unwritable) throw new StoreError(`store: open: ${unwritable}`, 'SQLITE_READONLY');
     if (file !== ':memory:' && existsSync(file)) await SqliteStore.refuseForeignSchema(file, access, options);
     const lock = file === ':memory:' ? undefined : await WriterLock.acquire(file, options.busyTimeoutMs ?? 2000);
     let store: SqliteStore;

@@ -5,7 +5,7 @@
  * use it as a database and create its side files (`-wal`, `-shm`, the
  * writer's `-lock`) beside it.
  */
-import { statSync, type Stats } from 'node:fs';
+import { accessSync, constants, existsSync, statSync, type Stats } from 'node:fs';
 
 const KINDS: [is: (stat: Stats) => boolean, kind: string][] = [
   [(s) => s.isDirectory(), 'a folder'],
@@ -27,4 +27,28 @@ export function storeFileProblem(file: string): string | undefined {
   if (stat.isFile()) return undefined;
   const kind = KINDS.find(([is]) => is(stat))?.[1] ?? 'not a regular file';
   return `${file} is ${kind}, not a store file`;
+}
+
+/**
+ * Why a writer may not open an existing store file (`FILE is read-only …`),
+ * or undefined when it may: the file, and each side file it has (`-wal`,
+ * `-shm`, the writer's `-lock`), must be writable by this user. Checked before
+ * anything is opened: SQLite would open an unwritable file read-only and
+ * create its missing `-wal` and `-shm` with the file's read-only mode (or as
+ * this user, in another user's folder), and a writer given the file back later
+ * could not use them ("is read-only").
+ */
+export function unwritableStoreProblem(file: string): string | undefined {
+  if (file === ':memory:' || !existsSync(file)) return undefined;
+  for (const path of [file, `${file}-wal`, `${file}-shm`, `${file}-lock`]) {
+    if (path !== file && !existsSync(path)) continue;
+    try {
+      accessSync(path, constants.W_OK);
+    } catch {
+      return path === file
+        ? `${file} is read-only (this user may not write it): check the permissions of the file and its folder, or pass another --db`
+        : `${file} cannot be written: its side file ${path} is read-only for this user (another user's, or made while the store was read-only): once no program uses the store, make it writable for this user, or ${path.endsWith('-wal') ? `have its owner fold it into the store (sqlite3 ${file} 'PRAGMA wal_checkpoint(TRUNCATE)') and delete it` : 'delete it'}; or pass another --db`;
+    }
+  }
+  return undefined;
 }

@@ -213,6 +213,33 @@ test('reading a store file its owner made read-only leaves no side file behind t
   t.is(resumed.code, 0, resumed.stderr);
 });
 
+test('a writer refused a store file its owner made read-only leaves no side file behind: once the file is writable again, the store can be written', async (t) => {
+  const dir = tempDir();
+  const db = join(dir, 'guarded.db');
+  t.is((await runCli(['run', '--db', db, '--max-cycles', '1', '--heartbeat', '0', '--no-stdin'])).code, 0);
+  const { uid, gid } = asUser as { uid?: number; gid?: number };
+  if (uid !== undefined && gid !== undefined) for (const name of ['', ...readdirSync(dir)]) chownSync(join(dir, name), uid, gid);
+  chmodSync(db, 0o444);
+  const files = readdirSync(dir).sort();
+  const as = (args: string[]) => finishedWith(spawn(process.execPath, [OODA, ...args, '--db', db], { ...asUser, cwd: dir, stdio: 'pipe' }));
+  for (const args of [['run', '--no-stdin', '--heartbeat', '0'], ['resume', '--no-stdin', '--heartbeat', '0'], ['consolidate']]) {
+    const refused = await as(args);
+    t.is(refused.code, 1, `${args[0]}: ${refused.stderr}`);
+    t.regex(refused.stderr, /ooda: store: .*guarded\.db is read-only .*check the permissions of the file and its folder, or pass another --db\n$/);
+  }
+  t.deepEqual(readdirSync(dir).sort(), files, 'no -wal or -shm was created');
+  chmodSync(db, 0o644);
+  const resumed = await as(['resume', '--no-stdin', '--heartbeat', '0', '--max-cycles', '1']);
+  t.is(resumed.code, 0, resumed.stderr);
+  // A side file such a refusal left before (read-only, like the file then) is named, not blamed on the file.
+  writeFileSync(`${db}-shm`, '');
+  if (uid !== undefined && gid !== undefined) chownSync(`${db}-shm`, uid, gid);
+  chmodSync(`${db}-shm`, 0o444);
+  const blocked = await as(['resume', '--no-stdin', '--heartbeat', '0', '--max-cycles', '1']);
+  t.is(blocked.code, 1, blocked.stderr);
+  t.regex(blocked.stderr, /ooda: store: open: .*guarded\.db cannot be written: its side file .*guarded\.db-shm is read-only for this user .*delete it; or pass another --db\n$/);
+});
+
 function finishedWith(child: ReturnType<typeof spawn>): Promise<CliResult> {
   return finished(child as Parameters<typeof finished>[0]);
 }
