@@ -68,6 +68,8 @@ export class Persistence {
   private lastSaveAt = 0;
   /** The sink's count of committed writes at which the session's row and first snapshot are in the store (set by attach). */
   private startCommittedAt: number | undefined;
+  /** The sink's `committed` count at which the last auto-save's snapshot is in the store. */
+  private autoSaveCommittedAt = 0;
   readonly sink: SqliteSink;
 
   private constructor(
@@ -195,8 +197,22 @@ export class Persistence {
     const now = this.agent!.runtime.now();
     const signal = entering.signal;
     if (signal.type === 'command' && signal.command === 'save') this.snapshot('save command');
-    else if (signal.type === 'heartbeat' && this.config.autoSaveMs > 0 && now - this.lastSaveAt >= this.config.autoSaveMs) this.snapshot('auto-save');
+    else if (signal.type === 'heartbeat' && this.config.autoSaveMs > 0 && now - this.lastSaveAt >= this.config.autoSaveMs && this.lastAutoSaveWritten()) {
+      this.snapshot('auto-save');
+      this.autoSaveCommittedAt = this.sink.committed + this.sink.pending;
+    }
     this.recordSignal(now, signal.type, entering.pastMaxCycles ? { ...signal, meta: { ...signal.meta, ...pastMaxCycles } } : signal);
+  }
+
+  /**
+   * Whether the last auto-save's snapshot is in the store. While it is not
+   * (the store is failing, e.g. a full disk, or falling behind), auto-save
+   * waits for a later heartbeat: each snapshot is the whole mind, so queuing
+   * one per `autoSaveMs` behind it grew memory by a mind each time, with no
+   * row count reaching the queue's bound.
+   */
+  private lastAutoSaveWritten(): boolean {
+    return this.sink.committed >= this.autoSaveCommittedAt;
   }
 
   private recordSignal(at: number, type: string, body: unknown): void {
