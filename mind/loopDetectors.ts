@@ -55,11 +55,7 @@ export class LoopDetectors implements MindExtension {
     return detector;
   }
 
-  /** Drops the goal's detector (the goal ended). */
-  delete(goalId: string): void {
-    this.detectors.delete(goalId);
-  }
-
+  /** Drops the goal's detector (the goal ended, or was retired from the mind). */
   forgetGoal(goalId: string): void {
     this.detectors.delete(goalId);
   }

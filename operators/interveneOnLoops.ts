@@ -68,7 +68,7 @@ export const interveneOnLoops: Watcher = (runtime: Runtime): OperatorFunction<Cy
           const action = executedAction(runtime, cycle, thinking, config.paramAware);
           if (!action) return cycle;
           const loop = detectors.for(action.goal.id).push(action.record);
-          if (action.goal.status === 'Completed' || action.goal.status === 'Failed') detectors.delete(action.goal.id);
+          if (action.goal.status === 'Completed' || action.goal.status === 'Failed') detectors.forgetGoal(action.goal.id);
           if (!loop) return cycle;
           const intervention = startIntervention(runtime.mind, action.goal.id, loop, {
             priority: config.interventionPriority,
@@ -133,7 +133,7 @@ function settleEndedGoals(runtime: Runtime, cycle: Cycle, detectors: LoopDetecto
   const endedInterventions: string[] = [];
   for (const event of cycle.events) {
     if (event.kind !== 'goal' || (event.status !== 'Completed' && event.status !== 'Failed')) continue;
-    detectors.delete(event.goalId);
+    detectors.forgetGoal(event.goalId);
     if (isInterventionGoal(event)) endedInterventions.push(event.goalId);
   }
   for (const goalId of endedInterventions) recordGoalChanges(runtime, cycle, endIntervention(runtime.mind, goalId));

@@ -95,7 +95,9 @@ export interface Agent {
    * (or its connection is unsubscribed), and calling `run()` meanwhile throws.
    * A later run continues the session where the last one ended: its events'
    * `seq` follow the last one's, and the mind (cycle count, goals, memory) is
-   * as it was left; watchers' own state (loop-detection windows) starts anew.
+   * as it was left, with the default watchers' state (loop-detection windows,
+   * reflection's counts: the mind's extensions); a watcher of your own that
+   * keeps state in its operator starts it anew with each run.
    */
   run(sources?: AgentSources): Connectable<AgentEvent>;
   /**
