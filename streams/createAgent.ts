@@ -22,8 +22,8 @@
  * ConfigError for `config`; see streams/agentOptions.ts).
  *
  * A pass happens at one instant: while it runs, `runtime.now()` is the time it
- * began, so its events carry one time and a replay at the recorded times
- * reproduces them exactly.
+ * began (a rejected line's pass: when the line was perceived), so its events
+ * carry one time and a replay at the recorded times reproduces them exactly.
  */
 import {
   asyncScheduler,
@@ -372,7 +372,8 @@ export function createAgent(options: AgentOptions = {}): Agent {
     const passes$ = incoming$.pipe(
       tap(() => pending++),
       concatMap((entering) => {
-        passAt = scheduler.now();
+        // A rejected line's pass happens when the line was perceived: a replay re-perceives it then, and its pass's other events (a warning) must carry the same time.
+        passAt = 'rejected' in entering ? entering.rejected.at : scheduler.now();
         const pastMaxCycles = isPastMaxCycles(entering);
         const item: Entering = pastMaxCycles && !entering.pastMaxCycles ? { ...entering, pastMaxCycles: true } : entering;
         const enterFailure = notifyEnter(item);

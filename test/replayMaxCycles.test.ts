@@ -2,6 +2,10 @@ import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { of, Subject, VirtualTimeScheduler } from 'rxjs';
+import type { AgentEvent } from '../streams/events.js';
+import type { Signal, Stimulus } from '../streams/signals.js';
+import { createTestAgent } from '../streams/testing.js';
 import { events, finished, runCli, startCli, until } from './helpers/cli.js';
 
 function storeFile(t: { teardown: (f: () => void) => void }): string {
@@ -39,4 +43,33 @@ test('a session fed by a live pipe past max cycles replays identically: the warn
   const replay = await runCli(['replay', '--db', db]);
   t.is(replay.code, 0, replay.stdout + replay.stderr);
   t.regex(replay.stdout, /^identical/);
+});
+
+test('a rejected line\'s pass happens when the line was perceived: the max-cycles warning it brings carries that time, as a replay re-perceiving the line gives it', (t) => {
+  const scheduler = new VirtualTimeScheduler();
+  const lines = new Subject<Stimulus>();
+  let entered = 0;
+  const agent = createTestAgent(scheduler, {
+    config: { maxCycles: 0 },
+    // While the first pass (a tick) runs, a bad line arrives, and the clock moves on before its own pass begins.
+    onEnter: () => {
+      if (entered++ > 0) return;
+      lines.next({ source: 'stdin', line: 1, text: 'not json' });
+      scheduler.frame += 5;
+    },
+  });
+  const tick: Signal = { type: 'tick', depth: 0, meta: { source: 'driver' }, at: 0 };
+  const events$ = agent.run({ inputs: [lines], signals: [of(tick)] });
+  const seen: AgentEvent[] = [];
+  events$.subscribe((event) => seen.push(event));
+  events$.connect();
+  scheduler.flush();
+  lines.complete();
+  scheduler.flush();
+  const rejected = seen.find((e) => e.kind === 'rejected');
+  const warning = seen.find((e) => e.kind === 'warning' && e.key === 'maxCycles');
+  t.truthy(rejected);
+  t.truthy(warning, 'the line past max cycles brings the warning');
+  t.is(warning!.at, rejected!.at);
+  t.is(warning!.at, 0);
 });
