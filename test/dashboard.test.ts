@@ -34,7 +34,7 @@ interface Agent {
  * `ooda run --ws PORT` with no goals, over the demo knowledge or, given
  * `stdin`, over those lines instead; resolves once it prints the dashboard address.
  */
-async function startAgent(port: number, session: string, stdin?: string[]): Promise<Agent> {
+async function startAgent(t: ExecutionContext, port: number, session: string, stdin?: string[]): Promise<Agent> {
   const input = stdin ? [] : ['--kg', 'demo/knowledge.ndjson', '--no-stdin'];
   const child = spawn(
     process.execPath,
@@ -43,6 +43,12 @@ async function startAgent(port: number, session: string, stdin?: string[]): Prom
   );
   if (stdin) child.stdin!.end(stdin.map((line) => `${line}\n`).join(''));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // Stopped after the test, whatever happens in it: a test failing early (no browser) must not leave its agent running.
+  t.teardown(async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGINT');
+    await exited;
+  });
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr!.on('data', (chunk) => {
@@ -55,29 +61,17 @@ async function startAgent(port: number, session: string, stdin?: string[]): Prom
   return { process: child, url, session, exited };
 }
 
-async function launch(): Promise<{ context: BrowserContext; dispose(): Promise<void> }> {
+/** Headless Chromium on a fresh profile, closed (and its profile removed) after the test. */
+async function launch(t: ExecutionContext): Promise<BrowserContext> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'ooda-chromium-'));
+  t.teardown(() => rmSync(userDataDir, { recursive: true, force: true }));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     viewport: { width: 1440, height: 900 },
   });
-  return {
-    context,
-    async dispose() {
-      await context.close();
-      rmSync(userDataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function stopAll(agents: (Agent | undefined)[]): Promise<void> {
-  for (const agent of agents) {
-    if (agent && agent.process.exitCode === null) {
-      agent.process.kill('SIGINT');
-      await agent.exited;
-    }
-  }
+  t.teardown(() => context.close());
+  return context;
 }
 
 test('the dashboard ports the breakdown format of mind/utility.ts exactly', (t) => {
@@ -88,14 +82,9 @@ test('the dashboard ports the breakdown format of mind/utility.ts exactly', (t) 
 });
 
 test('in Chromium: add a goal from the page, see it in the goal tree and its decision with a breakdown; reconnects after a restart', async (t) => {
-  const first = await startAgent(0, 'dash-1');
-  let second: Agent | undefined;
-  const browser = await launch();
-  t.teardown(async () => {
-    await browser.dispose();
-    await stopAll([first, second]);
-  });
-  const page = await browser.context.newPage();
+  const first = await startAgent(t, 0, 'dash-1');
+  const browser = await launch(t);
+  const page = await browser.newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (error) => pageErrors.push(error.message));
   const frames: string[] = [];
@@ -140,7 +129,7 @@ test('in Chromium: add a goal from the page, see it in the goal tree and its dec
   // Later attempts fail without a reason (1006): the stop reason stays until a connection succeeds.
   await page.locator('#conn-text', { hasText: 'retrying in 2.0s' }).waitFor({ timeout: 10_000 });
   t.is(await page.locator('#conn-text').textContent(), 'agent stopped · retrying in 2.0s');
-  second = await startAgent(port, 'dash-2');
+  await startAgent(t, port, 'dash-2');
   await page.locator('#conn[data-state="live"]').waitFor({ timeout: 15_000 });
   await page.locator('#session', { hasText: 'dash-2' }).waitFor({ timeout: 10_000 });
   t.is(await page.locator('[data-testid=goal-tree] .goal').count(), 0, 'the new agent has no goals yet');
@@ -160,19 +149,15 @@ async function snapshotOf(agent: Agent): Promise<any> {
 
 test('in Chromium: the counters match the snapshot; replayed events it already includes are not counted again', async (t) => {
   const fact = (object: string) => JSON.stringify({ type: 'fact', subject: 'Mars', predicate: 'has moon', object });
-  const agent = await startAgent(0, 'dash-counts', [fact('Phobos'), fact('Deimos'), fact('Ares'), '{"type":"command","command":"consolidate"}']);
-  const browser = await launch();
-  t.teardown(async () => {
-    await browser.dispose();
-    await stopAll([agent]);
-  });
+  const agent = await startAgent(t, 0, 'dash-counts', [fact('Phobos'), fact('Deimos'), fact('Ares'), '{"type":"command","command":"consolidate"}']);
+  const browser = await launch(t);
   let snapshot = await snapshotOf(agent);
   for (let tries = 0; snapshot.facts < 3 && tries < 50; tries++) {
     await new Promise((resolve) => setTimeout(resolve, 200));
     snapshot = await snapshotOf(agent);
   }
   t.is(snapshot.facts, 3);
-  const page = await browser.context.newPage();
+  const page = await browser.newPage();
   for (const load of [() => page.goto(agent.url), () => page.reload()]) {
     await load();
     await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
@@ -193,14 +178,11 @@ function emptySnapshot(session: string): Snapshot {
 /** A server with no agent behind it (an empty snapshot of `session`), and a page open on it (`hash` after its URL); both closed after the test. */
 async function pageOnQuietServer(t: ExecutionContext, options: Partial<WsServerOptions>, session: string, hash = ''): Promise<{ server: WsServer; page: Page }> {
   const server = await WsServer.listen({ port: 0, token: TOKEN, ...options });
+  t.teardown(() => server.close());
   const events$ = new Subject<AgentEvent>();
   events$.subscribe(toWebSocket(server, { snapshot: () => emptySnapshot(session) }));
-  const browser = await launch();
-  t.teardown(async () => {
-    await browser.dispose();
-    await server.close();
-  });
-  const page = await browser.context.newPage();
+  const browser = await launch(t);
+  const page = await browser.newPage();
   await page.goto(`${server.url}${hash}`);
   return { server, page };
 }
@@ -225,13 +207,9 @@ test('in Chromium: a server that sends nothing, not even keepalives, shows as st
 });
 
 test('in Chromium: the add-goal form sends an empty priority as the default, names a bad one, and clears once accepted', async (t) => {
-  const agent = await startAgent(0, 'dash-form');
-  const browser = await launch();
-  t.teardown(async () => {
-    await browser.dispose();
-    await stopAll([agent]);
-  });
-  const page = await browser.context.newPage();
+  const agent = await startAgent(t, 0, 'dash-form');
+  const browser = await launch(t);
+  const page = await browser.newPage();
   const sent: any[] = [];
   page.on('websocket', (ws) => ws.on('framesent', (frame) => sent.push(JSON.parse(String(frame.payload)).signal)));
   await page.goto(`${agent.url}#token=${TOKEN}`);
@@ -262,13 +240,9 @@ test('in Chromium: the add-goal form sends an empty priority as the default, nam
 });
 
 test('in Chromium: an alert for rejected input names its source and line, as the pretty log does', async (t) => {
-  const agent = await startAgent(0, 'dash-rejected', ['{"type":"fact","subject":"Mars","predicate":"has moon","object":"Phobos"}', 'not json here']);
-  const browser = await launch();
-  t.teardown(async () => {
-    await browser.dispose();
-    await stopAll([agent]);
-  });
-  const page = await browser.context.newPage();
+  const agent = await startAgent(t, 0, 'dash-rejected', ['{"type":"fact","subject":"Mars","predicate":"has moon","object":"Phobos"}', 'not json here']);
+  const browser = await launch(t);
+  const page = await browser.newPage();
   await page.goto(agent.url);
   const alert = page.locator('.alert[data-kind=rejected]');
   await alert.waitFor({ timeout: 10_000 });
@@ -276,13 +250,9 @@ test('in Chromium: an alert for rejected input names its source and line, as the
 });
 
 test('in Chromium: a goal too long for one frame is refused before sending, naming its size; the connection stays live', async (t) => {
-  const agent = await startAgent(0, 'dash-long');
-  const browser = await launch();
-  t.teardown(async () => {
-    await browser.dispose();
-    await stopAll([agent]);
-  });
-  const page = await browser.context.newPage();
+  const agent = await startAgent(t, 0, 'dash-long');
+  const browser = await launch(t);
+  const page = await browser.newPage();
   const sent: string[] = [];
   page.on('websocket', (ws) => ws.on('framesent', (frame) => sent.push(String(frame.payload))));
   await page.goto(`${agent.url}#token=${TOKEN}`);
@@ -344,20 +314,17 @@ function planter(): Tool<{ flower: string }> {
 
 test('in Chromium: the fact count and the memory gauge follow the agent, counting facts tools add without fact events and memory consolidation frees', async (t) => {
   const server = await WsServer.listen({ port: 0, token: TOKEN });
+  t.teardown(() => server.close());
   const agent = createAgent({ session: 'dash-live-counts', mind: new Mind({ tools: [planter()] }), config: { heartbeatMs: 0 } });
+  t.teardown(() => void agent.stop());
   const input$ = new Subject<Stimulus>();
   const events$ = agent.run({ inputs: [input$], keepAlive: true });
   const kinds: string[] = [];
   events$.subscribe((event) => kinds.push(event.kind));
   events$.subscribe(toWebSocket(server, { snapshot: () => agentSnapshot(agent.mind, agent.session) }));
-  const browser = await launch();
-  t.teardown(async () => {
-    await browser.dispose();
-    agent.stop();
-    await server.close();
-  });
+  const browser = await launch(t);
   events$.connect();
-  const page = await browser.context.newPage();
+  const page = await browser.newPage();
   await page.goto(server.url);
   await page.locator('#session', { hasText: 'dash-live-counts' }).waitFor({ timeout: 10_000 });
   /** Waits (up to 5 s) for the header and gauge to show the agent's counts, then compares them. */
