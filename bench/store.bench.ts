@@ -9,12 +9,16 @@
  *   without a store (`withoutStore`, the agent alone) and the store alone
  *   (`storeOnly`): the signals and events that run recorded for its first
  *   cycles, pushed through `toSqlite` into a fresh file with no agent running.
+ * - `store.agent.cycles_with_ndjson`: the same persisted run with every event
+ *   also written as NDJSON, as `ooda run` does on stdout.
  */
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { from, lastValueFrom } from 'rxjs';
+import { toNdjson } from '../dist/sinks/ndjson.js';
 import { SqliteStore } from '../dist/sinks/sqliteStore.js';
 import type { EventRow, SignalRow } from '../dist/sinks/storeSchema.js';
 import { toSqlite } from '../dist/sinks/toSqlite.js';
@@ -77,10 +81,15 @@ function betterSqliteRowsPerSecond(dir: string, rows: number): number {
   return rows / seconds;
 }
 
-/** The full agent on real time with a persistent session: every signal and event stored, a goal that never completes. */
-async function agentCyclesPerSecond(dir: string, cycles: number, persist: boolean): Promise<{ cycles: number; perSecond: number; events: number; rows: number }> {
+/**
+ * The full agent on real time with a persistent session: every signal and
+ * event stored, a goal that never completes. With `ndjson`, every event is
+ * also written as NDJSON (to a stream that discards it), as `ooda run` does
+ * on stdout.
+ */
+async function agentCyclesPerSecond(dir: string, cycles: number, persist: boolean, ndjson = false): Promise<{ cycles: number; perSecond: number; events: number; rows: number }> {
   const config = AgentConfig.parse({ seed: 7, heartbeatMs: 0, maxCycles: cycles, stallThreshold: 10_000_000 });
-  const file = join(dir, 'agent.db');
+  const file = join(dir, ndjson ? 'agent-ndjson.db' : 'agent.db');
   const persistence = persist ? await Persistence.open({ db: file, fresh: true }, { session: 'bench', config, log: () => undefined }) : undefined;
   const agent = createAgent({ ...persistence?.agentOptions(), config, session: 'bench' });
   const facts = Array.from({ length: 200 }, (_, i) => ({ type: 'fact', subject: `planet ${i % 40}`, predicate: i % 2 ? 'orbits' : 'has moon', object: `body ${i}` }));
@@ -89,6 +98,7 @@ async function agentCyclesPerSecond(dir: string, cycles: number, persist: boolea
   const input$ = from([...facts, goal].map((value): Stimulus => ({ source: 'bench', value })));
   const events$ = agent.run({ inputs: [input$], ...(persistence ? { hold: persistence.hold$ } : {}) });
   persistence?.attach(agent, events$);
+  if (ndjson) events$.subscribe(toNdjson(new Writable({ write: (_chunk, _encoding, done) => done() })));
   let count = 0;
   events$.subscribe(() => count++);
   const done = lastValueFrom(events$);
@@ -142,10 +152,12 @@ export default async function storeBench({ quick }: { quick: boolean }): Promise
     const agent = await agentCyclesPerSecond(dir, quick ? 5_000 : 50_000, true);
     const storeOnly = await storeOnlyCyclesPerSecond(dir, join(dir, 'agent.db'), quick ? 5_000 : 20_000);
     const bare = await agentCyclesPerSecond(dir, quick ? 5_000 : 50_000, false);
+    const withStdout = await agentCyclesPerSecond(dir, quick ? 5_000 : 50_000, true, true);
     return [
       { bench: 'store.better-sqlite3.rows', value: Math.round(better), unit: 'rows/s', rows, note: 'prepared single-row inserts, one transaction' },
       { bench: 'store.sink.rows', value: Math.round(sink), unit: 'rows/s', rows, ratio: Number((sink / better).toFixed(2)), target: '>= 0.5 of better-sqlite3' },
       { bench: 'store.agent.cycles', value: Math.round(agent.perSecond), unit: 'cycles/s', cycles: agent.cycles, events: agent.events, storedEvents: agent.rows, withoutStore: Math.round(bare.perSecond), storeOnly: Math.round(storeOnly), target: '>= 25000' },
+      { bench: 'store.agent.cycles_with_ndjson', value: Math.round(withStdout.perSecond), unit: 'cycles/s', cycles: withStdout.cycles, note: 'as ooda run: every event stored and written as NDJSON (each serialised once for both)' },
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
