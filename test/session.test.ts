@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
@@ -194,15 +194,30 @@ test('a read-only store and a locked store each give a clear error and exit 1', 
   }
 });
 
-test('reading a store file its owner made read-only leaves no side file behind that keeps a writer out once it is writable again', async (t) => {
-  const dir = tempDir();
-  const db = join(dir, 'kept.db');
-  t.is((await runCli(['run', '--db', db, '--max-cycles', '1', '--heartbeat', '0', '--no-stdin'])).code, 0);
+/** Makes a file the tests' command user's (when they run commands as another user). */
+function giveToUser(path: string): void {
   const { uid, gid } = asUser as { uid?: number; gid?: number };
-  if (uid !== undefined && gid !== undefined) for (const name of ['', ...readdirSync(dir)]) chownSync(join(dir, name), uid, gid);
+  if (uid !== undefined && gid !== undefined) chownSync(path, uid, gid);
+}
+
+/**
+ * A store with one session, owned by the user the tests run commands as, then
+ * made read-only by its owner; `as` runs ooda on it as that user, and `files`
+ * lists the folder as it was then.
+ */
+async function readOnlyStore(t: ExecutionContext, name: string): Promise<{ dir: string; db: string; files: string[]; as: (args: string[]) => Promise<CliResult> }> {
+  const dir = tempDir();
+  const db = join(dir, name);
+  t.is((await runCli(['run', '--db', db, '--max-cycles', '1', '--heartbeat', '0', '--no-stdin'])).code, 0);
+  for (const file of ['', ...readdirSync(dir)]) giveToUser(join(dir, file));
   chmodSync(db, 0o444);
   const files = readdirSync(dir).sort();
   const as = (args: string[]) => finishedWith(spawn(process.execPath, [OODA, ...args, '--db', db], { ...asUser, cwd: dir, stdio: 'pipe' }));
+  return { dir, db, files, as };
+}
+
+test('reading a store file its owner made read-only leaves no side file behind that keeps a writer out once it is writable again', async (t) => {
+  const { dir, db, files, as } = await readOnlyStore(t, 'kept.db');
   for (const args of [['sessions'], ['events'], ['replay'], ['recall', '--query', 'qzx']]) {
     const read = await as(args);
     t.is(read.code, 0, `${args[0]}: ${read.stderr}`);
@@ -214,14 +229,7 @@ test('reading a store file its owner made read-only leaves no side file behind t
 });
 
 test('a writer refused a store file its owner made read-only leaves no side file behind: once the file is writable again, the store can be written', async (t) => {
-  const dir = tempDir();
-  const db = join(dir, 'guarded.db');
-  t.is((await runCli(['run', '--db', db, '--max-cycles', '1', '--heartbeat', '0', '--no-stdin'])).code, 0);
-  const { uid, gid } = asUser as { uid?: number; gid?: number };
-  if (uid !== undefined && gid !== undefined) for (const name of ['', ...readdirSync(dir)]) chownSync(join(dir, name), uid, gid);
-  chmodSync(db, 0o444);
-  const files = readdirSync(dir).sort();
-  const as = (args: string[]) => finishedWith(spawn(process.execPath, [OODA, ...args, '--db', db], { ...asUser, cwd: dir, stdio: 'pipe' }));
+  const { dir, db, files, as } = await readOnlyStore(t, 'guarded.db');
   for (const args of [['run', '--no-stdin', '--heartbeat', '0'], ['resume', '--no-stdin', '--heartbeat', '0'], ['consolidate']]) {
     const refused = await as(args);
     t.is(refused.code, 1, `${args[0]}: ${refused.stderr}`);
@@ -233,7 +241,7 @@ test('a writer refused a store file its owner made read-only leaves no side file
   t.is(resumed.code, 0, resumed.stderr);
   // A side file such a refusal left before (read-only, like the file then) is named, not blamed on the file.
   writeFileSync(`${db}-shm`, '');
-  if (uid !== undefined && gid !== undefined) chownSync(`${db}-shm`, uid, gid);
+  giveToUser(`${db}-shm`);
   chmodSync(`${db}-shm`, 0o444);
   const blocked = await as(['resume', '--no-stdin', '--heartbeat', '0', '--max-cycles', '1']);
   t.is(blocked.code, 1, blocked.stderr);
