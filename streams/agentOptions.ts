@@ -14,7 +14,7 @@
  */
 import type { Observable, OperatorFunction, SchedulerLike } from 'rxjs';
 import { Mind } from '../mind/mind.js';
-import type { PsycheOptions } from '../mind/psyche.js';
+import type { PsycheOptions } from '../mind/psycheOptions.js';
 import type { Skill } from '../mind/skills.js';
 import type { Tool } from '../mind/tool.js';
 import { describeValue } from '../mind/describeValue.js';
