@@ -1,7 +1,8 @@
 /**
  * Shared CLI plumbing: flag parsing with clear usage errors (exit 2), the
- * config layers (defaults < file < environment < flags) and the log line on
- * stderr. How a run ends (signals, exit codes) is lifecycle.ts.
+ * config layers (defaults < a resumed session's < file < environment < flags)
+ * and the log line on stderr. How a run ends (signals, exit codes) is
+ * lifecycle.ts.
  */
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
@@ -108,10 +109,16 @@ export function readableFiles(name: string, files: readonly string[] = []): stri
 
 /**
  * Resolves the configuration from its layers: the command's own `defaults`
- * (demo's shorter run) < file < environment < flags.
+ * (demo's shorter run) < the config of the session it resumes, if any
+ * (`maxCycles` aside: it counts the cycles of this run) < file < environment
+ * < flags.
  */
-export function loadConfig(configFile: string | undefined, flags: Record<string, unknown>, defaults: Record<string, unknown> = {}): AgentConfig {
+export function loadConfig(configFile: string | undefined, flags: Record<string, unknown>, defaults: Record<string, unknown> = {}, resumed?: AgentConfig): AgentConfig {
   const layers = [{ origin: 'command defaults', values: defaults }];
+  if (resumed) {
+    const { maxCycles: _, ...kept } = resumed;
+    layers.push({ origin: 'the resumed session', values: kept });
+  }
   const file = textFlag('config', configFile, 'a file name');
   if (file !== undefined) layers.push(readConfigFile(file));
   layers.push(configFromEnvironment(process.env));

@@ -32,8 +32,8 @@ export interface ProgramOptions {
   readStdin: boolean;
   /** NDJSON files of signals (usually facts) read before stdin. */
   files: string[];
-  /** Vitals sensor period in ms; 0 turns it off. */
-  vitalsMs: number;
+  /** Vitals sensor period in ms; 0 turns it off. Default: the config's `heartbeatMs`. */
+  vitalsMs?: number;
   agent?: Omit<AgentOptions, 'config' | 'session'>;
   /**
    * A listening WebSocket server (dashboard + /ws): events are published to its
@@ -86,7 +86,8 @@ export function startProgram(options: ProgramOptions, io: ProgramIO): RunningPro
   const inputs: Observable<Stimulus>[] = [concat(knowledgeAndGoals(options.files, options.goals), ...stdin)];
   const ambient: Observable<Signal>[] = [];
   if (options.config.heartbeatMs > 0) ambient.push(heartbeat(options.config.heartbeatMs));
-  if (options.vitalsMs > 0) ambient.push(vitals(options.vitalsMs));
+  const vitalsMs = options.vitalsMs ?? options.config.heartbeatMs;
+  if (vitalsMs > 0) ambient.push(vitals(vitalsMs));
 
   if (options.ws) inputs.push(fromWebSocket(options.ws, { commands: agent.runtime.commands }));
 

@@ -45,6 +45,13 @@ export interface PersistenceContext {
   /** The new session's id. */
   session: string;
   config: AgentConfig;
+  /**
+   * The configuration a session that resumes another runs with, given the
+   * resumed session's own (`maxCycles` then counts from the restored cycle).
+   * Default: `config`, whatever the resumed session's was. The CLI layers its
+   * config file, environment and flags over the resumed session's config.
+   */
+  resumeConfig?: (resumed: AgentConfig) => AgentConfig;
   /** Tools, watchers and commands of the run, used to re-apply a crashed session's signals. */
   agent?: Omit<AgentOptions, 'config' | 'session' | 'scheduler' | 'firstSeq' | 'onEnter'>;
   /** Where progress lines go (stderr in the CLI). */
@@ -109,7 +116,8 @@ export class Persistence {
       if (!latest) return new Persistence(store, options, context, context.config, ids.seq, ids, undefined, undefined);
       const { state, reapplied } = await restoreState(store, latest, context);
       const cycle = state.cycle;
-      const config = { ...context.config, maxCycles: cycle + context.config.maxCycles };
+      const base = context.resumeConfig ? context.resumeConfig(storedConfig(store.file, latest)) : context.config;
+      const config = { ...base, maxCycles: cycle + base.maxCycles };
       return new Persistence(store, options, context, config, ids.seq, ids, state, { from: latest.id, cycle, reapplied });
     } catch (error) {
       await store.close().catch(() => undefined);
@@ -265,13 +273,14 @@ async function restoreState(store: SqliteStore, session: SessionRow, context: Pe
  */
 export async function startPersistentProgram(
   program: ProgramOptions,
-  store: Omit<PersistenceOptions, 'fresh'> & { fresh?: boolean; requireSession?: boolean },
+  store: Omit<PersistenceOptions, 'fresh'> & { fresh?: boolean; requireSession?: boolean; resumeConfig?: PersistenceContext['resumeConfig'] },
   io: ProgramIO,
   log: (line: string) => void,
 ): Promise<RunningProgram> {
+  const { resumeConfig, ...opening } = store;
   const persistence = await Persistence.open(
-    { ...store, fresh: store.fresh ?? false, access: store.requireSession ? 'existing' : 'create' },
-    { session: program.session, config: program.config, log, ...(program.agent ? { agent: program.agent } : {}) },
+    { ...opening, fresh: store.fresh ?? false, access: store.requireSession ? 'existing' : 'create' },
+    { session: program.session, config: program.config, log, ...(resumeConfig ? { resumeConfig } : {}), ...(program.agent ? { agent: program.agent } : {}) },
   );
   const { resumed } = persistence;
   if (store.requireSession && !resumed) {

@@ -3,6 +3,7 @@
  * environment, flags), and is an error even when a later layer overrides it.
  */
 import test from 'ava';
+import Database from 'better-sqlite3';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,4 +34,33 @@ test('a bad value in the file is an error even when a flag or the command overri
   const consolidate = await runCli(['consolidate', '--db', join(mkdtempSync(join(tmpdir(), 'ooda-layers-')), 'r.db'), '--config', file]);
   t.is(consolidate.code, 2);
   t.is(consolidate.stderr, expected);
+});
+
+test('a resumed session keeps its own config under this run\'s file, environment and flags; --max-cycles still counts more cycles', async (t) => {
+  const db = join(mkdtempSync(join(tmpdir(), 'ooda-layers-')), 'resume.db');
+  /** The config a session ran with, as the store recorded it. */
+  const sessionConfig = (id: string): Record<string, unknown> => {
+    const store = new Database(db, { readonly: true });
+    try {
+      return JSON.parse((store.prepare('SELECT config FROM sessions WHERE id = ?').get(id) as { config: string }).config) as Record<string, unknown>;
+    } finally {
+      store.close();
+    }
+  };
+  const first = await runCli(['run', '--db', db, '--no-stdin', '--heartbeat', '0', '--session', 's-first', '--max-cycles', '3', '--goal', 'Find the zorblax', '--config', configFile({ stallThreshold: 50, reflection: { interval: 2 } })]);
+  t.is(first.code, 0, first.stderr);
+
+  const inherited = await runCli(['resume', '--db', db, '--no-stdin', '--heartbeat', '0', '--session', 's-inherits', '--max-cycles', '2']);
+  t.is(inherited.code, 0, inherited.stderr);
+  t.like(sessionConfig('s-inherits'), { stallThreshold: 50, reflection: { interval: 2 }, maxCycles: 5 });
+
+  const overridden = await runCli(['resume', '--db', db, '--no-stdin', '--heartbeat', '0', '--session', 's-overrides', '--max-cycles', '1', '--config', configFile({ stallThreshold: 9 })], '', {
+    OODA_REFLECTION__INTERVAL: '4',
+  });
+  t.is(overridden.code, 0, overridden.stderr);
+  t.like(sessionConfig('s-overrides'), { stallThreshold: 9, reflection: { interval: 4 }, maxCycles: 6 });
+
+  const fresh = await runCli(['run', '--db', db, '--no-stdin', '--heartbeat', '0', '--session', 's-fresh', '--max-cycles', '1', '--fresh']);
+  t.is(fresh.code, 0, fresh.stderr);
+  t.like(sessionConfig('s-fresh'), { stallThreshold: 6, reflection: { interval: 5 }, maxCycles: 1 });
 });

@@ -26,11 +26,13 @@ NDJSON and the outcome on stderr.`,
     config: { type: 'string', arg: 'FILE', help: 'JSON config file' },
   },
   async run(values) {
-    const config = loadConfig(values.config, { maxCycles: 0, heartbeatMs: 0 });
+    // No cycles and no heartbeat, whatever the config; otherwise the session's own, under --config and the environment.
+    const ownRun = { maxCycles: 0, heartbeatMs: 0 };
+    const config = loadConfig(values.config, ownRun);
     const session = defaultSessionId();
     const program = await startPersistentProgram(
       { config, goals: [], files: [], session, format: 'ndjson', readStdin: false, vitalsMs: 0 },
-      { ...storeOptions(values.db ?? DEFAULT_DB, undefined), requireSession: true },
+      { ...storeOptions(values.db ?? DEFAULT_DB, undefined), requireSession: true, resumeConfig: (resumed) => loadConfig(values.config, ownRun, {}, resumed) },
       { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
       log,
     );

@@ -39,7 +39,7 @@ export function runFlags(d: RunDefaults) {
     pace: { type: 'string', arg: 'MS', help: 'pause between cycles in ms (default 0: back to back)' },
     vitals: { type: 'string', arg: 'MS', help: 'sense the process\u2019s own heap and event-loop load every MS (default: the heartbeat period)' },
     kg: { type: 'string', multiple: true, arg: 'FILE', help: 'read signals (usually facts) from an NDJSON file first (repeatable)' },
-    config: { type: 'string', arg: 'FILE', help: 'JSON config file (layers: defaults < file < OODA_* environment < flags)' },
+    config: { type: 'string', arg: 'FILE', help: "JSON config file (layers: defaults < a resumed session's config < file < OODA_* environment < flags)" },
     seed: { type: 'string', arg: 'N', help: `seed for ids and randomness (default ${defaultConfig().seed})` },
     session: { type: 'string', arg: 'ID', help: 'session id (default: derived from the start time)' },
     format: { type: 'string', arg: 'FMT', help: `ndjson or pretty (default ${d.format})` },
@@ -63,16 +63,17 @@ export interface WsSpec {
 
 /** Parses `run`-style flags (any subset of {@link runFlags}) into program options. */
 export function parseRun(values: FlagValues<ReturnType<typeof runFlags>>, defaults: RunDefaults) {
-  const config = loadConfig(
-    values.config,
-    {
-      maxCycles: intFlag('max-cycles', values['max-cycles']),
-      heartbeatMs: msFlag('heartbeat', values.heartbeat),
-      paceMs: msFlag('pace', values.pace),
-      seed: intFlag('seed', values.seed, { min: -2147483648 }),
-    },
-    { maxCycles: defaults.maxCycles, heartbeatMs: defaults.heartbeatMs },
-  );
+  const flags = {
+    maxCycles: intFlag('max-cycles', values['max-cycles']),
+    heartbeatMs: msFlag('heartbeat', values.heartbeat),
+    paceMs: msFlag('pace', values.pace),
+    seed: intFlag('seed', values.seed, { min: -2147483648 }),
+  };
+  const commandDefaults = { maxCycles: defaults.maxCycles, heartbeatMs: defaults.heartbeatMs };
+  const config = loadConfig(values.config, flags, commandDefaults);
+  /** A resumed session runs with its own config under this command's file, environment and flags. */
+  const resumeConfig = (resumed: AgentConfig): AgentConfig => loadConfig(values.config, flags, commandDefaults, resumed);
+  const vitalsMs = msFlag('vitals', values.vitals);
   const format = values.format ?? defaults.format;
   if (format !== 'ndjson' && format !== 'pretty') throw new UsageError(`--format: expected ndjson or pretty, got ${JSON.stringify(format)}`);
   const wsPort = intFlag('ws', values.ws);
@@ -93,7 +94,7 @@ export function parseRun(values: FlagValues<ReturnType<typeof runFlags>>, defaul
   }
   const parsed = {
     ws,
-    store: db === undefined ? undefined : { ...storeOptions(db, values.synchronous), fresh: values.fresh === true },
+    store: db === undefined ? undefined : { ...storeOptions(db, values.synchronous), fresh: values.fresh === true, resumeConfig },
     options: {
       config,
       goals: [...(defaults.goals ?? []), ...textFlags('goal', values.goal, 'a goal description')],
@@ -101,7 +102,8 @@ export function parseRun(values: FlagValues<ReturnType<typeof runFlags>>, defaul
       session: sessionFlag(values.session) ?? defaultSessionId(),
       format: format as 'ndjson' | 'pretty',
       readStdin: defaults.stdin && !values['no-stdin'] && !process.stdin.isTTY,
-      vitalsMs: msFlag('vitals', values.vitals) ?? config.heartbeatMs,
+      // Without --vitals, the heartbeat period of the config the run ends up with (a resumed session's too: see resumeConfig).
+      ...(vitalsMs === undefined ? {} : { vitalsMs }),
     },
   };
   if (parsed.store) warnAutoSaveOff(config, values.heartbeat !== undefined);
