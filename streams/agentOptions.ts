@@ -109,7 +109,11 @@ export interface AgentSources {
   keepAlive?: boolean;
   /** Feed exactly these signals and never drive ticks (replay). */
   drive?: boolean;
-  /** While the latest value is true the driver starts no new cycle (a sink's backpressure). */
+  /**
+   * While the latest value is true the driver starts no new cycle and ambient
+   * signals are skipped, not queued (a sink's backpressure: a saturated store
+   * then gets no rows from heartbeats or sensor readings either).
+   */
   hold?: Observable<boolean>;
 }
 

@@ -31,6 +31,7 @@ import {
   concatMap,
   connectable,
   defer,
+  filter,
   finalize,
   from,
   ignoreElements,
@@ -327,7 +328,11 @@ export function createAgent(options: AgentOptions = {}): Agent {
         settleAfterTask();
       }),
     );
-    const ambient$ = merge(...(sources.ambient ?? [])).pipe(takeUntil(halt$));
+    // Held (a saturated store): a beat or a reading that comes meanwhile is skipped, so it adds nothing to what waits to be written.
+    const ambient$ = merge(...(sources.ambient ?? [])).pipe(
+      filter(() => !held),
+      takeUntil(halt$),
+    );
     const incoming$ = merge(
       inputs$,
       ambient$.pipe(map(enter)),

@@ -1,5 +1,6 @@
 import test from 'ava';
-import { asyncScheduler, filter, firstValueFrom, lastValueFrom, of, Subject, timeout, toArray, take, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, BehaviorSubject, filter, firstValueFrom, lastValueFrom, of, Subject, timeout, toArray, take, VirtualTimeScheduler, type SchedulerLike } from 'rxjs';
+import { heartbeat } from '../sources/heartbeat.js';
 import { TestScheduler } from 'rxjs/testing';
 import { vitals } from '../sources/vitals.js';
 import type { SensorSignal, Stimulus } from '../streams/signals.js';
@@ -215,4 +216,21 @@ test('the README’s custom cycle: a user operator between decide and act vetoes
   t.true(vetoed.length > 0);
   t.true(vetoed.every((e) => e.kind === 'action' && e.status === 'vetoed' && e.summary === 'vetoed: no shell here'));
   t.is(ran, 0);
+});
+
+test('while the run is held (a saturated store), heartbeats are skipped, not queued: the beats that come meanwhile never enter, later ones do', (t) => {
+  const scheduler = new VirtualTimeScheduler();
+  const agent = createTestAgent(scheduler, { config: { heartbeatMs: 0 } });
+  const hold = new BehaviorSubject(false);
+  const events$ = agent.run({ ambient: [heartbeat(100, scheduler)], hold, keepAlive: true });
+  const beats: number[] = [];
+  events$.subscribe((event) => {
+    if (event.kind === 'heartbeat') beats.push(event.beat);
+  });
+  events$.connect();
+  scheduler.schedule(() => hold.next(true), 250);
+  scheduler.schedule(() => hold.next(false), 650);
+  scheduler.schedule(() => agent.stop('done'), 950);
+  scheduler.flush();
+  t.deepEqual(beats, [1, 2, 7, 8, 9]);
 });
