@@ -1,10 +1,10 @@
 import test from 'ava';
 import { VirtualTimeScheduler } from 'rxjs';
 import type { AgentEvent } from '../streams/events.js';
-import type { Signal } from '../streams/signals.js';
+import type { InjectableSignal } from '../streams/signals.js';
 import { createTestAgent } from '../streams/testing.js';
 
-const moon = (object: string): Signal => ({ type: 'fact', subject: 'Mars', predicate: 'has moon', object, depth: 0, meta: {} });
+const moon = (object: string): InjectableSignal => ({ type: 'fact', subject: 'Mars', predicate: 'has moon', object, depth: 0, meta: {} });
 const moonsOf = (agent: ReturnType<typeof createTestAgent>) => agent.mind.graph.query({ subject: 'mars', predicate: 'has_moon' }).map((f) => f.object).sort();
 
 test('signals injected one after another into a connected run are all processed before it stops', (t) => {
@@ -27,7 +27,7 @@ test('signals injected before run() or before connect() are queued and processed
   const agent = createTestAgent(scheduler, { config: { maxCycles: 2 } });
   t.true(agent.inject(moon('Phobos')));
   const events$ = agent.run();
-  t.true(agent.inject({ type: 'goal', description: 'Find moons of Mars', priority: 5, depth: 0, meta: {} } as Signal));
+  t.true(agent.inject({ type: 'goal', description: 'Find moons of Mars', priority: 5, depth: 0, meta: {} }));
   const events: AgentEvent[] = [];
   events$.subscribe((e) => events.push(e));
   events$.connect();

@@ -3,6 +3,7 @@ import { asyncScheduler, BehaviorSubject, filter, firstValueFrom, lastValueFrom,
 import { heartbeat } from '../sources/heartbeat.js';
 import { TestScheduler } from 'rxjs/testing';
 import { vitals } from '../sources/vitals.js';
+import type { AgentEvent } from '../streams/events.js';
 import type { SensorSignal, Stimulus } from '../streams/signals.js';
 import { createTestAgent, goalStimulus, stimulus } from '../streams/testing.js';
 
@@ -156,7 +157,7 @@ test('vitals reads how late each reading ran on the scheduler clock and the even
   const virtual = new TestScheduler((a, b) => t.deepEqual(a, b));
   let skew = 0;
   // The scheduler's clock, 4 ms ahead from 15 ms on: the reading due at 20 ms runs at 24 ms, as if the loop had been blocked.
-  const clock: SchedulerLike = { now: () => virtual.now() + skew, schedule: (work, delay, state) => virtual.schedule(work, delay, state) };
+  const clock: SchedulerLike = { now: () => virtual.now() + skew, schedule: virtual.schedule.bind(virtual) };
   const readings: SensorSignal[] = [];
   vitals(10, clock).pipe(take(3)).subscribe((reading) => readings.push(reading));
   virtual.schedule(() => (skew = 4), 15);

@@ -3,11 +3,11 @@ import { VirtualTimeScheduler } from 'rxjs';
 import type { ToolOutput } from '../mind/tool.js';
 import type { Agent } from '../streams/createAgent.js';
 import type { AgentEvent } from '../streams/events.js';
-import type { Signal } from '../streams/signals.js';
+import type { InjectableSignal } from '../streams/signals.js';
 import { createTestAgent } from '../streams/testing.js';
 import { scriptedTool } from './helpers/runtime.js';
 
-const goal = (description: string): Signal => ({ type: 'goal', description, criteria: '', priority: 5, depth: 0, meta: {} });
+const goal = (description: string): InjectableSignal => ({ type: 'goal', description, criteria: '', priority: 5, depth: 0, meta: {} });
 
 /** Starts a run and connects it; its events are collected as they come. */
 function start(agent: Agent) {

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { VirtualTimeScheduler } from 'rxjs';
 import type { AgentEvent } from '../streams/events.js';
-import type { Signal } from '../streams/signals.js';
+import type { InjectableSignal } from '../streams/signals.js';
 import { createTestAgent } from '../streams/testing.js';
 
 /** Injects the values (as an untyped caller might) into a connected run; returns what inject answered and every event. */
@@ -13,7 +13,7 @@ function injectAll(...values: unknown[]) {
   const failures: unknown[] = [];
   events$.subscribe({ next: (e) => events.push(e), error: (e) => failures.push(e) });
   events$.connect();
-  const answers = values.map((value) => agent.inject(value as Signal));
+  const answers = values.map((value) => agent.inject(value as InjectableSignal));
   scheduler.flush();
   return { agent, answers, events, failures };
 }
@@ -74,7 +74,7 @@ test('a malformed envelope is a rejected event naming the field', (t) => {
 test('a value rejected before the run is connected is reported once it is', (t) => {
   const scheduler = new VirtualTimeScheduler();
   const agent = createTestAgent(scheduler);
-  t.false(agent.inject(null as unknown as Signal));
+  t.false(agent.inject(null as unknown as InjectableSignal));
   const events$ = agent.run();
   const events: AgentEvent[] = [];
   events$.subscribe((e) => events.push(e));

@@ -1,14 +1,15 @@
 import test from 'ava';
+import type { Observable, SchedulerLike } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { heartbeat } from '../sources/heartbeat.js';
 import { sensor } from '../sources/sensor.js';
 import { vitals } from '../sources/vitals.js';
 import { MAX_TIMER_MS } from '../streams/config.js';
 
-const sources = {
+const sources: Record<string, (periodMs: number, scheduler?: SchedulerLike) => Observable<unknown>> = {
   heartbeat,
   vitals,
-  'sensor temp': (periodMs: number, scheduler?: TestScheduler) => sensor('temp', () => 1, periodMs, scheduler),
+  'sensor temp': (periodMs, scheduler) => sensor('temp', () => 1, periodMs, scheduler),
 };
 
 for (const [name, source] of Object.entries(sources)) {
