@@ -18,12 +18,8 @@
  * request passes the loopback guard (sinks/loopbackGuard.ts). The pages
  * themselves are sinks/dashboardPages.ts.
  *
- * Options: host ('127.0.0.1'), port (0: any free port), token (generated:
- * 32 hex digits), maxPayload (64 KiB), pingIntervalMs (15 000), keepaliveMs
- * (5 000; 0: none), closeTimeoutMs
- * (2 000: how long a dropped client gets to take its close frame before the
- * socket is destroyed), dashboardDir (the package's `dashboard/`); checked
- * before anything listens (sinks/wsServerOptions.ts).
+ * Options, their defaults and the checks made before anything listens:
+ * sinks/wsServerOptions.ts.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -35,7 +31,7 @@ import type { EventKind } from '../streams/events.js';
 import { packageRoot } from '../streams/packageRoot.js';
 import { serveDashboard } from './dashboardPages.js';
 import { loopbackRefusal } from './loopbackGuard.js';
-import { checkServerOptions } from './wsServerOptions.js';
+import { checkServerOptions, type WsServerOptions } from './wsServerOptions.js';
 import {
   CLOSE_GOING_AWAY,
   describeIssue,
@@ -50,17 +46,6 @@ import {
   type Subscription,
 } from '../streams/wsProtocol.js';
 import { subscriptionFromMessage, subscriptionFromQuery } from '../streams/wsSubscription.js';
-
-export interface WsServerOptions {
-  host?: string;
-  port?: number;
-  token?: string;
-  maxPayload?: number;
-  pingIntervalMs?: number;
-  keepaliveMs?: number;
-  closeTimeoutMs?: number;
-  dashboardDir?: string;
-}
 
 /** One connected WebSocket client, as the sink sees it. */
 export interface WsClient {
@@ -80,6 +65,8 @@ export interface WsClient {
 
 /** Called for each new client; may return a teardown run when the client goes. */
 export type ConnectionListener = (client: WsClient) => (() => void) | void;
+
+export type { WsServerOptions };
 
 export const DEFAULT_MAX_PAYLOAD = 64 * 1024;
 export const DEFAULT_PING_INTERVAL_MS = 15_000;

@@ -1,6 +1,7 @@
 /**
- * The checks on WsServer's options, made before anything listens: a bad one
- * throws a RangeError (TypeError for the wrong kind) naming it, e.g.
+ * WsServer's options with their defaults, and the checks made on them before
+ * anything listens: a bad one throws a RangeError (TypeError for the wrong
+ * kind) naming it, e.g.
  * `WsServer keepaliveMs: expected 0 (none) or a number of ms up to
  * 2147483647, got 1000000000000`. Node would run a timer period it cannot
  * honour (over 2^31 - 1 ms, negative, NaN) every millisecond instead,
@@ -8,7 +9,26 @@
  */
 import { describeValue } from '../mind/describeValue.js';
 import { MAX_TIMER_MS } from '../streams/config.js';
-import type { WsServerOptions } from './wsServer.js';
+
+/** What `WsServer.listen` takes; every option has a default. */
+export interface WsServerOptions {
+  /** Address to bind (default '127.0.0.1'; anything else exposes the agent). */
+  host?: string;
+  /** Port (default 0: any free port). */
+  port?: number;
+  /** Control token clients need to send signals (default: generated, 32 hex digits). */
+  token?: string;
+  /** Largest inbound frame in bytes; a larger one closes that client with 1009 (default 64 KiB). */
+  maxPayload?: number;
+  /** Ping period; a peer that answered neither of the last two pings is dropped (default 15 000 ms). */
+  pingIntervalMs?: number;
+  /** Period of the `keepalive` message every client gets (default 5 000 ms; 0: none). */
+  keepaliveMs?: number;
+  /** How long a dropped client gets to take its close frame before its socket is destroyed (default 2 000 ms). */
+  closeTimeoutMs?: number;
+  /** Folder of the dashboard's static files (default: the package's `dashboard/`). */
+  dashboardDir?: string;
+}
 
 /** Throws naming the first option of the wrong kind or out of range. */
 export function checkServerOptions(options: WsServerOptions): void {
