@@ -123,13 +123,19 @@ function warnAutoSaveOff({ heartbeatMs, autoSaveMs }: AgentConfig, heartbeatFlag
 /**
  * Starts what the parsed flags describe: the `--ws` server, then the program
  * on its store (resuming only an existing session when `requireSession`) or
- * without one.
+ * without one. When the program does not start (its store cannot be opened),
+ * the server is closed, or its listening would keep the process alive.
  */
 export async function startRun({ options, ws, store }: ReturnType<typeof parseRun>, requireSession = false): Promise<RunningProgram> {
   const server = await listenWs(ws);
   const withWs = { ...options, ...(server ? { ws: server } : {}) };
   const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
-  return store ? startPersistentProgram(withWs, { ...store, requireSession }, io, log) : startProgram(withWs, io);
+  try {
+    return store ? await startPersistentProgram(withWs, { ...store, requireSession }, io, log) : startProgram(withWs, io);
+  } catch (error) {
+    await server?.close('the run did not start');
+    throw error;
+  }
 }
 
 /**
