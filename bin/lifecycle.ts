@@ -1,10 +1,12 @@
 /**
- * How a run ends (`run`, `resume`, `demo`): SIGINT / SIGTERM stop it
- * gracefully with exit code 130 / 143; a second signal exits at once. What an
- * exit that cannot finish leaves behind — rows never written to the store, a
- * session not marked ended — is said on stderr, never lost silently.
+ * How a run ends (`run`, `resume`, `demo`, `consolidate`): SIGINT / SIGTERM,
+ * handled from the start of the command, stop it with exit code 130 / 143 —
+ * before it runs, by stopping its start-up with nothing of it written; once it
+ * runs, gracefully. A second signal exits at once. What an exit that cannot
+ * finish leaves behind — rows never written to the store, a session not
+ * marked ended — is said on stderr, never lost silently.
  */
-import { StoreError, type RunningProgram } from '../streams/index.js';
+import { StartInterrupted, StartUp, StoreError, type RunningProgram } from '../streams/index.js';
 import { log } from './cli.js';
 
 /** What the messages need of a parsed run: its store (if any) and session. */
@@ -30,39 +32,81 @@ export function sessionLeft(db: string, session: string, sessionStored: boolean)
   return `session ${session} is left running: ooda resume re-applies the signals it recorded`;
 }
 
+/** What a program must offer to be run with signals. */
+type Program = Pick<RunningProgram, 'stop' | 'done' | 'unwrittenRows' | 'sessionStored'>;
+
 /**
- * Runs until `program.done` settles; SIGINT / SIGTERM call `program.stop`
- * (graceful) and set the exit code to 130 / 143; a second signal exits at once,
- * saying how many queued rows are not written and what is left of the session
- * ({@link sessionLeft}). A store that cannot be written
- * at the end rejects with a {@link StoreError} saying the same, after its cause.
+ * What a start-up stopped before the run leaves: nothing of the session, and
+ * the store's sessions (a crashed one included) as they were stored.
  */
-export async function withSignals(program: Pick<RunningProgram, 'stop' | 'done' | 'unwrittenRows' | 'sessionStored'>, { store, options: { session } }: RunTarget): Promise<number> {
+function nothingWritten({ store, options: { session } }: RunTarget): string {
+  const kept = store && store.db !== ':memory:' ? ` to ${store.db}, whose sessions are as they were stored` : '';
+  return `nothing of session ${session} was written${kept}`;
+}
+
+/** What a second signal, which exits at once, leaves: before the run started, nothing of it; once it runs, the rows still queued. */
+function secondSignal(signal: NodeJS.Signals, program: Program | undefined, target: RunTarget): string {
+  const { store, options: { session } } = target;
+  if (!program) return `second ${signal}: exiting at once, before the run started: ${nothingWritten(target)}`;
+  if (!store) return `second ${signal}: exiting at once, without draining`;
+  return `second ${signal}: exiting without flushing: ${rows(program.unwrittenRows)} still queued for ${store.db} are not written, nor is the exit snapshot; ${sessionLeft(store.db, session, program.sessionStored)}`;
+}
+
+/**
+ * Starts the program with `start` and runs it until `program.done` settles,
+ * with SIGINT / SIGTERM handled from the first moment; each sets the exit code
+ * to 130 / 143.
+ * - Before the program runs (the store opening, a crashed session's signals
+ *   being re-applied), the first signal interrupts the {@link StartUp} given
+ *   to `start`, which stops at its next step and closes the store: nothing of
+ *   the run is written, and the result has no `program`.
+ * - Once it runs, the first signal calls `program.stop` (graceful).
+ * - A second signal exits at once, saying how many queued rows are not written
+ *   and what is left of the session ({@link sessionLeft}).
+ * A store that cannot be written at the end rejects with a {@link StoreError}
+ * saying the same, after its cause.
+ */
+export async function withSignals<P extends Program>(target: RunTarget, start: (startUp: StartUp) => Promise<P>): Promise<{ code: number; program?: P }> {
+  const startUp = new StartUp();
+  let program: P | undefined;
   let code = 0;
   const handler = (signal: NodeJS.Signals): void => {
     if (code !== 0) {
-      log(
-        store
-          ? `second ${signal}: exiting without flushing: ${rows(program.unwrittenRows)} still queued for ${store.db} are not written, nor is the exit snapshot; ${sessionLeft(store.db, session, program.sessionStored)}`
-          : `second ${signal}: exiting at once, without draining`,
-      );
+      log(secondSignal(signal, program, target));
       process.exit(code);
     }
     code = signal === 'SIGINT' ? 130 : 143;
-    log(`${signal} received: stopping (sources first, then draining and flushing; a second ${signal} exits at once without flushing)`);
-    program.stop(signal);
+    if (program) {
+      log(`${signal} received: stopping (sources first, then draining and flushing; a second ${signal} exits at once without flushing)`);
+      program.stop(signal);
+    } else {
+      log(`${signal} received while ${startUp.doing}: stopping before the run starts (a second ${signal} exits at once)`);
+      startUp.interrupt(signal);
+    }
   };
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);
+  try {
+    program = await start(startUp).catch((error: unknown) => {
+      if (!(error instanceof StartInterrupted)) throw error;
+      log(`${error.reason}: stopped before the run started: ${nothingWritten(target)}`);
+      return undefined;
+    });
+    if (program) await ended(program, target);
+  } finally {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
+  }
+  return { code, program };
+}
+
+/** Waits for `program.done`; a store that cannot be written at the end is its cause, then a {@link StoreError} saying what is not written. */
+async function ended(program: Program, { store, options: { session } }: RunTarget): Promise<void> {
   try {
     await program.done;
   } catch (error) {
     if (!(store && error instanceof StoreError)) throw error;
     log(error.message);
     throw new StoreError(`${rows(program.unwrittenRows)} not written to ${store.db}; ${sessionLeft(store.db, session, program.sessionStored)}`, error.code);
-  } finally {
-    process.off('SIGINT', handler);
-    process.off('SIGTERM', handler);
   }
-  return code;
 }

@@ -27,6 +27,7 @@ export { formatPlans, formatReflection } from './planningText.js';
 export { planningCommands } from './planningCommands.js';
 export { saveCommand } from './saveCommand.js';
 export { Persistence, startPersistentProgram, type PersistenceContext, type PersistenceOptions, type Resumed } from './session.js';
+export { StartInterrupted, StartUp } from './startUp.js';
 export { DivergenceCheck, eventFromRow, loadRecording, replayOn, replaySession, type Divergence, type Recording, type ReplayResult } from './replay.js';
 export { storedMindState } from './storedState.js';
 export { createRuntime, type CommandHandler, type Runtime } from './runtime.js';

@@ -32,6 +32,7 @@ import type { AgentEvent } from './events.js';
 import { startProgram, type ProgramIO, type ProgramOptions, type RunningProgram } from './program.js';
 import { replayOn } from './replay.js';
 import { saveCommand } from './saveCommand.js';
+import type { StartUp } from './startUp.js';
 import { storedConfig, storedMindState } from './storedState.js';
 
 export interface PersistenceOptions extends StoreOptions, Omit<SqliteSinkOptions, 'onError' | 'scheduler'> {
@@ -56,6 +57,12 @@ export interface PersistenceContext {
   agent?: Omit<AgentOptions, 'config' | 'session' | 'scheduler' | 'firstSeq' | 'onEnter'>;
   /** Where progress lines go (stderr in the CLI). */
   log: (line: string) => void;
+  /**
+   * Opening the store and restoring the session say what they are doing on it,
+   * and stop at their next step once it is interrupted: the store is closed and
+   * {@link Persistence.open} rejects with its StartInterrupted.
+   */
+  startUp?: StartUp;
 }
 
 /** What a resumed session continued from. */
@@ -103,9 +110,12 @@ export class Persistence {
 
   /**
    * Opens the store and decides where the session starts: fresh, or from the
-   * latest session (restoring a crashed one's acknowledged state).
+   * latest session (restoring a crashed one's acknowledged state). Nothing is
+   * written but what opening the store does (migrating it, marking crashed
+   * sessions); an interrupted `context.startUp` closes the store and rejects.
    */
   static async open(options: PersistenceOptions, context: PersistenceContext): Promise<Persistence> {
+    context.startUp?.step(`opening store ${options.db}`);
     const store = await SqliteStore.open(options.db, options);
     try {
       if (await store.session(context.session)) {
@@ -113,12 +123,15 @@ export class Persistence {
       }
       const ids = await store.nextIds();
       const latest = options.fresh ? undefined : await store.latestSession();
-      if (!latest) return new Persistence(store, options, context, context.config, ids.seq, ids, undefined, undefined);
-      const { state, reapplied } = await restoreState(store, latest, context);
+      const restored = latest && { from: latest, ...(await restoreState(store, latest, context)) };
+      // The last step: the caller starts the run in the task this resolves in, so no signal is handled in between.
+      context.startUp?.check();
+      if (!restored) return new Persistence(store, options, context, context.config, ids.seq, ids, undefined, undefined);
+      const { from, state, reapplied } = restored;
       const cycle = state.cycle;
-      const base = context.resumeConfig ? context.resumeConfig(storedConfig(store.file, latest)) : context.config;
+      const base = context.resumeConfig ? context.resumeConfig(storedConfig(store.file, from)) : context.config;
       const config = { ...base, maxCycles: cycle + base.maxCycles };
-      return new Persistence(store, options, context, config, ids.seq, ids, state, { from: latest.id, cycle, reapplied });
+      return new Persistence(store, options, context, config, ids.seq, ids, state, { from: from.id, cycle, reapplied });
     } catch (error) {
       await store.close().catch(() => undefined);
       throw error;
@@ -250,6 +263,9 @@ async function restoreState(store: SqliteStore, session: SessionRow, context: Pe
   const state = storedMindState(store.file, snapshot);
   const tail = await store.signalCount(session.id, snapshot.signal_id);
   if (tail === 0) return { state, reapplied: 0 };
+  const signals = `${tail} signal(s) recorded after its last snapshot (cycle ${snapshot.cycle})`;
+  context.startUp?.step(`re-applying the ${tail} signal(s) session ${session.id} recorded after its last snapshot`);
+  context.log(`session ${session.id}: re-applying ${signals}\u2026`);
   const agent = await replayOn(
     {
       session: session.id,
@@ -261,26 +277,31 @@ async function restoreState(store: SqliteStore, session: SessionRow, context: Pe
     },
     { ...context.agent, commands: [...(context.agent?.commands ?? []), saveCommand] },
     () => undefined,
+    // Between pages of signals: an interrupted start-up stops here.
+    async () => context.startUp?.check(),
   );
-  context.log(`session ${session.id}: re-applied ${tail} signal(s) recorded after its last snapshot (cycle ${snapshot.cycle})`);
+  context.log(`session ${session.id}: re-applied ${signals}`);
   return { state: agent.mind.toJSON(), reapplied: tail };
 }
 
 /**
  * Opens the store and starts the program on it: resumes the latest session
  * unless `fresh` (saying so through `log`), or fails when `requireSession` and
- * the store is missing or holds no session (`ooda resume`).
+ * the store is missing or holds no session (`ooda resume`). Until the program
+ * starts, an interrupted `startUp` stops the opening (see
+ * {@link PersistenceContext.startUp}).
  */
 export async function startPersistentProgram(
   program: ProgramOptions,
   store: Omit<PersistenceOptions, 'fresh'> & { fresh?: boolean; requireSession?: boolean; resumeConfig?: PersistenceContext['resumeConfig'] },
   io: ProgramIO,
   log: (line: string) => void,
+  startUp?: StartUp,
 ): Promise<RunningProgram> {
   const { resumeConfig, ...opening } = store;
   const persistence = await Persistence.open(
     { ...opening, fresh: store.fresh ?? false, access: store.requireSession ? 'existing' : 'create' },
-    { session: program.session, config: program.config, log, ...(resumeConfig ? { resumeConfig } : {}), ...(program.agent ? { agent: program.agent } : {}) },
+    { session: program.session, config: program.config, log, startUp, ...(resumeConfig ? { resumeConfig } : {}), ...(program.agent ? { agent: program.agent } : {}) },
   );
   const { resumed } = persistence;
   if (store.requireSession && !resumed) {

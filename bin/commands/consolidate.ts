@@ -3,11 +3,13 @@
  * `consolidate` command (seed 001: high-relevance working memory becomes
  * episodes), records it and saves; events as NDJSON on stdout. The command
  * is the CLI's own signal (source `cli`), and the session ends with the reason
- * "consolidate command done".
+ * "consolidate command done". SIGINT / SIGTERM stop it as they stop `run`
+ * (lifecycle.ts).
  */
 import { startPersistentProgram } from '../../streams/index.js';
 import { loadConfig, log } from '../cli.js';
 import { defineCommand } from '../command.js';
+import { withSignals } from '../lifecycle.js';
 import { DEFAULT_DB, STORE_FLAGS, storeOptions } from '../store.js';
 import { defaultSessionId } from './run.js';
 
@@ -30,23 +32,30 @@ NDJSON and the outcome on stderr.`,
     const ownRun = { maxCycles: 0, heartbeatMs: 0 };
     const config = loadConfig(values.config, ownRun);
     const session = defaultSessionId();
-    const program = await startPersistentProgram(
-      { config, goals: [], files: [], session, format: 'ndjson', readStdin: false, vitalsMs: 0 },
-      { ...storeOptions(values.db ?? DEFAULT_DB, undefined), requireSession: true, resumeConfig: (resumed) => loadConfig(values.config, ownRun, {}, resumed) },
-      { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
-      log,
-    );
+    const db = values.db ?? DEFAULT_DB;
     let result = 'no result';
-    program.events$.subscribe((event) => {
-      if (event.kind !== 'command') return;
-      result = event.result;
-      program.stop(DONE);
+    let sent = false;
+    const { code, program } = await withSignals({ store: { db }, options: { session } }, async (startUp) => {
+      const started = await startPersistentProgram(
+        { config, goals: [], files: [], session, format: 'ndjson', readStdin: false, vitalsMs: 0 },
+        { ...storeOptions(db, undefined), requireSession: true, resumeConfig: (resumed) => loadConfig(values.config, ownRun, {}, resumed) },
+        { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
+        log,
+        startUp,
+      );
+      started.events$.subscribe((event) => {
+        if (event.kind !== 'command') return;
+        result = event.result;
+        started.stop(DONE);
+      });
+      // The run was connected in this task, so it cannot have settled yet: the command is processed before it stops.
+      sent = started.agent.inject({ type: 'command', command: 'consolidate', depth: 0, meta: { source: 'cli' } });
+      return started;
     });
-    // The run was connected in this task, so it cannot have settled yet: the command is processed before it stops.
-    const sent = program.agent.inject({ type: 'command', command: 'consolidate', depth: 0, meta: { source: 'cli' } });
+    if (!program) return code;
     const reason = await program.done;
     if (!sent) throw new Error(`consolidate: session ${session} ended (${reason}) before the consolidate command was sent`);
     log(`session ${session}: ${result}`);
-    return 0;
+    return code;
   },
 });

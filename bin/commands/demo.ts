@@ -25,8 +25,8 @@ pipe signals to 'ooda run' instead. Nothing is persisted unless --db is given.`,
   async run(values) {
     const parsed = parseRun(values, { ...DEMO_DEFAULTS, goals: demoGoals(), files: [demoKnowledgeFile()] });
     log(`demo: ${parsed.options.goals.length} goals over ${demoKnowledgeFile()}`);
-    const program = await startRun(parsed);
-    const code = await withSignals(program, parsed);
+    const { code, program } = await withSignals(parsed, (startUp) => startRun(parsed, startUp));
+    if (!program) return code;
     const goals = program.agent.mind.goals.all();
     const count = (status: string) => goals.filter((g) => g.status === status).length;
     log(`demo ended (${await program.done}) after ${program.agent.mind.cycle} cycles: ${count('Completed')} completed, ${count('Failed')} failed, ${count('Active')} active, ${count('Suspended')} suspended`);

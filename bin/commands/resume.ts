@@ -24,9 +24,8 @@ stdout, logs on stderr.`,
   footer: RUN_EXIT_CODES,
   async run(values) {
     const parsed = parseRun(values, RUN_DEFAULTS);
-    const program = await startRun(parsed, true);
-    const code = await withSignals(program, parsed);
-    log(`session ${parsed.options.session} ended: ${await program.done} at cycle ${program.agent.mind.cycle}`);
+    const { code, program } = await withSignals(parsed, (startUp) => startRun(parsed, startUp, true));
+    if (program) log(`session ${parsed.options.session} ended: ${await program.done} at cycle ${program.agent.mind.cycle}`);
     return code;
   },
 });

@@ -4,7 +4,7 @@
  * and their parsing are shared with `ooda resume` and `ooda demo`, each with
  * its own defaults.
  */
-import { defaultConfig, startPersistentProgram, startProgram, tokenProblem, WsServer, type AgentConfig, type RunningProgram } from '../../streams/index.js';
+import { defaultConfig, startPersistentProgram, startProgram, tokenProblem, WsServer, type AgentConfig, type RunningProgram, type StartUp } from '../../streams/index.js';
 import { intFlag, loadConfig, log, msFlag, readableFiles, textFlag, textFlags, UsageError, type FlagValues } from '../cli.js';
 import { defineCommand } from '../command.js';
 import { withSignals } from '../lifecycle.js';
@@ -123,15 +123,18 @@ function warnAutoSaveOff({ heartbeatMs, autoSaveMs }: AgentConfig, heartbeatFlag
 /**
  * Starts what the parsed flags describe: the `--ws` server, then the program
  * on its store (resuming only an existing session when `requireSession`) or
- * without one. When the program does not start (its store cannot be opened),
- * the server is closed, or its listening would keep the process alive.
+ * without one, unless `startUp` is interrupted first. When the program does
+ * not start (its store cannot be opened, the start-up was interrupted), the
+ * server is closed, or its listening would keep the process alive.
  */
-export async function startRun({ options, ws, store }: ReturnType<typeof parseRun>, requireSession = false): Promise<RunningProgram> {
+export async function startRun({ options, ws, store }: ReturnType<typeof parseRun>, startUp: StartUp, requireSession = false): Promise<RunningProgram> {
   const server = await listenWs(ws);
   const withWs = { ...options, ...(server ? { ws: server } : {}) };
   const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
   try {
-    return store ? await startPersistentProgram(withWs, { ...store, requireSession }, io, log) : startProgram(withWs, io);
+    if (store) return await startPersistentProgram(withWs, { ...store, requireSession }, io, log, startUp);
+    startUp.check();
+    return startProgram(withWs, io);
   } catch (error) {
     await server?.close('the run did not start');
     throw error;
@@ -184,10 +187,12 @@ not a terminal), events as NDJSON on stdout, logs on stderr.`,
   async run(values) {
     const parsed = parseRun(values, RUN_DEFAULTS);
     const { session } = parsed.options;
-    const program = await startRun(parsed);
-    log(`session ${session} started (max ${program.agent.config.maxCycles} cycles)${parsed.store ? ` on ${parsed.store.db}` : ''}`);
-    const code = await withSignals(program, parsed);
-    log(`session ${session} ended: ${await program.done} after ${program.agent.mind.cycle} cycle(s)`);
+    const { code, program } = await withSignals(parsed, async (startUp) => {
+      const started = await startRun(parsed, startUp);
+      log(`session ${session} started (max ${started.agent.config.maxCycles} cycles)${parsed.store ? ` on ${parsed.store.db}` : ''}`);
+      return started;
+    });
+    if (program) log(`session ${session} ended: ${await program.done} after ${program.agent.mind.cycle} cycle(s)`);
     return code;
   },
 });
