@@ -64,3 +64,18 @@ test('a resumed session keeps its own config under this run\'s file, environment
   t.is(fresh.code, 0, fresh.stderr);
   t.like(sessionConfig('s-fresh'), { stallThreshold: 6, reflection: { interval: 5 }, maxCycles: 1 });
 });
+
+test('the auto-save warning is said of the config the run ends up with: a resumed session\'s heartbeat included', async (t) => {
+  const warning = /autoSaveMs 300000 has no effect/;
+  const quiet = join(mkdtempSync(join(tmpdir(), 'ooda-layers-')), 'quiet.db');
+  t.is((await runCli(['run', '--db', quiet, '--no-stdin', '--heartbeat', '0', '--max-cycles', '0'])).code, 0);
+  const resumed = await runCli(['resume', '--db', quiet, '--no-stdin', '--max-cycles', '0']);
+  t.is(resumed.code, 0, resumed.stderr);
+  t.regex(resumed.stderr, warning, 'the resumed session has no heartbeat, so no auto-save');
+
+  const beating = join(mkdtempSync(join(tmpdir(), 'ooda-layers-')), 'beating.db');
+  t.is((await runCli(['run', '--db', beating, '--no-stdin', '--heartbeat', '50', '--max-cycles', '0'])).code, 0);
+  const demo = await runCli(['demo', '--db', beating, '--max-cycles', '0']);
+  t.is(demo.code, 0, demo.stderr);
+  t.notRegex(demo.stderr, warning, 'demo resumes the session with its heartbeat, so auto-save runs');
+});

@@ -94,6 +94,8 @@ export function parseRun(values: FlagValues<ReturnType<typeof runFlags>>, defaul
   }
   const parsed = {
     ws,
+    /** Whether --heartbeat was given: the auto-save warning then names it. */
+    heartbeatFlag: values.heartbeat !== undefined,
     store: db === undefined ? undefined : { ...storeOptions(db, values.synchronous), fresh: values.fresh === true, resumeConfig },
     options: {
       config,
@@ -106,13 +108,13 @@ export function parseRun(values: FlagValues<ReturnType<typeof runFlags>>, defaul
       ...(vitalsMs === undefined ? {} : { vitalsMs }),
     },
   };
-  if (parsed.store) warnAutoSaveOff(config, values.heartbeat !== undefined);
   return parsed;
 }
 
 /**
  * Auto-save runs on the heartbeat: a run on a store whose heartbeat is off
- * never auto-saves, which is said at start unless auto-save is off too.
+ * never auto-saves, which is said at start unless auto-save is off too. Said
+ * of the config the run ended up with, a resumed session's included.
  */
 function warnAutoSaveOff({ heartbeatMs, autoSaveMs }: AgentConfig, heartbeatFlag: boolean): void {
   if (heartbeatMs > 0 || autoSaveMs === 0) return;
@@ -127,14 +129,18 @@ function warnAutoSaveOff({ heartbeatMs, autoSaveMs }: AgentConfig, heartbeatFlag
  * not start (its store cannot be opened, the start-up was interrupted), the
  * server is closed, or its listening would keep the process alive.
  */
-export async function startRun({ options, ws, store }: ReturnType<typeof parseRun>, startUp: StartUp, requireSession = false): Promise<RunningProgram> {
+export async function startRun({ options, ws, store, heartbeatFlag }: ReturnType<typeof parseRun>, startUp: StartUp, requireSession = false): Promise<RunningProgram> {
   const server = await listenWs(ws);
   const withWs = { ...options, ...(server ? { ws: server } : {}) };
   const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
   try {
-    if (store) return await startPersistentProgram(withWs, { ...store, requireSession }, io, log, startUp);
-    startUp.check();
-    return startProgram(withWs, io);
+    if (!store) {
+      startUp.check();
+      return startProgram(withWs, io);
+    }
+    const program = await startPersistentProgram(withWs, { ...store, requireSession }, io, log, startUp);
+    warnAutoSaveOff(program.agent.config, heartbeatFlag);
+    return program;
   } catch (error) {
     await server?.close('the run did not start');
     throw error;
