@@ -34,6 +34,13 @@ export interface ProgramOptions {
   files: string[];
   /** Vitals sensor period in ms; 0 turns it off. Default: the config's `heartbeatMs`. */
   vitalsMs?: number;
+  /**
+   * Start the heartbeat and the vitals sensor (default true). False starts
+   * neither, whatever the config says, and the session still records the
+   * config's `heartbeatMs` as its own (`ooda consolidate`: one command, and
+   * the session resumed after it keeps its heartbeat).
+   */
+  ambient?: boolean;
   agent?: Omit<AgentOptions, 'config' | 'session'>;
   /**
    * A listening WebSocket server (dashboard + /ws): events are published to its
@@ -85,9 +92,11 @@ export function startProgram(options: ProgramOptions, io: ProgramIO): RunningPro
   const stdin = options.readStdin ? [fromNdjson(io.stdin, { source: 'stdin' })] : [];
   const inputs: Observable<Stimulus>[] = [concat(knowledgeAndGoals(options.files, options.goals), ...stdin)];
   const ambient: Observable<Signal>[] = [];
-  if (options.config.heartbeatMs > 0) ambient.push(heartbeat(options.config.heartbeatMs));
-  const vitalsMs = options.vitalsMs ?? options.config.heartbeatMs;
-  if (vitalsMs > 0) ambient.push(vitals(vitalsMs));
+  if (options.ambient !== false) {
+    if (options.config.heartbeatMs > 0) ambient.push(heartbeat(options.config.heartbeatMs));
+    const vitalsMs = options.vitalsMs ?? options.config.heartbeatMs;
+    if (vitalsMs > 0) ambient.push(vitals(vitalsMs));
+  }
 
   if (options.ws) inputs.push(fromWebSocket(options.ws, { commands: agent.runtime.commands }));
 

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from './helpers/cli.js';
+import { events, runCli } from './helpers/cli.js';
 
 function configFile(values: object): string {
   const file = join(mkdtempSync(join(tmpdir(), 'ooda-layers-')), 'c.json');
@@ -78,4 +78,16 @@ test('the auto-save warning is said of the config the run ends up with: a resume
   const demo = await runCli(['demo', '--db', beating, '--max-cycles', '0']);
   t.is(demo.code, 0, demo.stderr);
   t.notRegex(demo.stderr, warning, 'demo resumes the session with its heartbeat, so auto-save runs');
+});
+
+test('ooda consolidate runs without a heartbeat but leaves the session\'s own for the next resume', async (t) => {
+  const db = join(mkdtempSync(join(tmpdir(), 'ooda-layers-')), 'consolidated.db');
+  t.is((await runCli(['run', '--db', db, '--no-stdin', '--heartbeat', '1', '--max-cycles', '0'])).code, 0);
+  const consolidated = await runCli(['consolidate', '--db', db]);
+  t.is(consolidated.code, 0, consolidated.stderr);
+  t.deepEqual(events(consolidated.stdout).filter((e) => e.kind === 'heartbeat' || e.kind === 'sensor'), []);
+  const store = new Database(db, { readonly: true });
+  const heartbeats = (store.prepare("SELECT config->>'heartbeatMs' AS ms FROM sessions ORDER BY rowid").all() as { ms: number }[]).map((row) => row.ms);
+  store.close();
+  t.deepEqual(heartbeats, [1, 1]);
 });

@@ -28,8 +28,9 @@ NDJSON and the outcome on stderr.`,
     config: { type: 'string', arg: 'FILE', help: 'JSON config file' },
   },
   async run(values) {
-    // No cycles and no heartbeat, whatever the config; otherwise the session's own, under --config and the environment.
-    const ownRun = { maxCycles: 0, heartbeatMs: 0 };
+    // No cycles, whatever the config; otherwise the session's own, under --config and the environment.
+    // No heartbeat or vitals either (ambient: false), but the heartbeatMs stays in the config the session records, for the next resume.
+    const ownRun = { maxCycles: 0 };
     const config = loadConfig(values.config, ownRun);
     const session = defaultSessionId();
     const db = values.db ?? DEFAULT_DB;
@@ -37,7 +38,7 @@ NDJSON and the outcome on stderr.`,
     let sent = false;
     const { code, program } = await withSignals({ store: { db }, options: { session } }, async (startUp) => {
       const started = await startPersistentProgram(
-        { config, goals: [], files: [], session, format: 'ndjson', readStdin: false, vitalsMs: 0 },
+        { config, goals: [], files: [], session, format: 'ndjson', readStdin: false, ambient: false },
         { ...storeOptions(db, undefined), requireSession: true, resumeConfig: (resumed) => loadConfig(values.config, ownRun, {}, resumed) },
         { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
         log,
