@@ -8,6 +8,8 @@
  * `source` = the client's id (`ws-3`). It never completes by itself: the run
  * that reads it stays alive (`keepAlive`) until it is stopped; unsubscribing
  * stops routing signals here (clients then get "not accepting signals").
+ * While `hold` says the run is held (a saturated store), a valid signal is
+ * refused in its ack instead of queued, as stdin is paused meanwhile.
  *
  *   client frames:    --g---x---c--     (x: an invalid fact)
  *   fromWebSocket():  --g-------c--     (x answered with an error, never emitted)
@@ -20,18 +22,30 @@ import { WS_SIGNAL_TYPES, type SignalChannel } from '../streams/wsProtocol.js';
 export interface WebSocketInputOptions {
   /** The agent's commands (`agent.runtime.commands`): a command signal naming another is refused in its ack. Default: any name is acked, and perceive rejects an unknown one later. */
   commands?: ReadonlyMap<string, unknown>;
+  /** Backpressure (`AgentSources.hold`): while its latest value is true, signals are refused, so a client cannot grow what waits to be written. */
+  hold?: Observable<boolean>;
 }
 
+/** The ack of a signal refused while the run is held. */
+export const HELD_ERROR = 'not accepted now: the store is not keeping up with what the agent records (stdin is paused too); send it again later';
+
 export function fromWebSocket(channel: SignalChannel, options: WebSocketInputOptions = {}): Observable<Stimulus> {
-  return new Observable<Stimulus>((subscriber) =>
-    channel.onSignal((request) => {
+  return new Observable<Stimulus>((subscriber) => {
+    let held = false;
+    const holding = options.hold?.subscribe((value) => (held = value));
+    const routing = channel.onSignal((request) => {
       const validated = validateSignal(request.signal, { types: WS_SIGNAL_TYPES, name: 'over WebSocket' });
       if (!validated.ok) return { ok: false, error: validated.reason };
       const type = validated.signal.type;
       const unknown = options.commands ? unknownCommand(validated.signal, options.commands) : null;
       if (unknown) return { ok: false, error: unknown };
+      if (held) return { ok: false, error: HELD_ERROR };
       subscriber.next({ source: request.client, value: request.signal });
       return { ok: true, signal: type };
-    }),
-  );
+    });
+    return () => {
+      holding?.unsubscribe();
+      routing();
+    };
+  });
 }

@@ -51,8 +51,8 @@ export interface ProgramOptions {
   /**
    * Persist the run to a SQLite store (see streams/session.ts; opened by the
    * caller, whose `config` should be `persistence.config`): signals, events and
-   * snapshots are recorded, the sink's backpressure holds the driver and
-   * stdin, and the store is flushed and closed before `done` resolves.
+   * snapshots are recorded, the sink's backpressure holds the driver, stdin and
+   * WebSocket signals, and the store is flushed and closed before `done` resolves.
    */
   persistence?: Persistence;
 }
@@ -98,7 +98,7 @@ export function startProgram(options: ProgramOptions, io: ProgramIO): RunningPro
     if (vitalsMs > 0) ambient.push(vitals(vitalsMs));
   }
 
-  if (options.ws) inputs.push(fromWebSocket(options.ws, { commands: agent.runtime.commands }));
+  if (options.ws) inputs.push(fromWebSocket(options.ws, { commands: agent.runtime.commands, ...(persistence ? { hold: persistence.hold$ } : {}) }));
 
   const events$ = agent.run({ inputs, ambient, keepAlive: options.ws !== undefined, ...(persistence ? { hold: persistence.hold$ } : {}) });
   if (persistence) {
