@@ -9,7 +9,9 @@
  * that reads it stays alive (`keepAlive`) until it is stopped; unsubscribing
  * stops routing signals here (clients then get "not accepting signals").
  * While `hold` says the run is held (a saturated store), a valid signal is
- * refused in its ack instead of queued, as stdin is paused meanwhile.
+ * refused in its ack instead of queued, as stdin is paused meanwhile; the
+ * `stop` and `pause` commands are still taken, so a dashboard can end or
+ * pause a run whose disk is failing.
  *
  *   client frames:    --g---x---c--     (x: an invalid fact)
  *   fromWebSocket():  --g-------c--     (x answered with an error, never emitted)
@@ -29,6 +31,9 @@ export interface WebSocketInputOptions {
 /** The ack of a signal refused while the run is held. */
 export const HELD_ERROR = 'not accepted now: the store is not keeping up with what the agent records (stdin is paused too); send it again later';
 
+/** Commands taken even while the run is held: they lower the load instead of adding to it. */
+const TAKEN_WHILE_HELD: ReadonlySet<string> = new Set(['stop', 'pause']);
+
 export function fromWebSocket(channel: SignalChannel, options: WebSocketInputOptions = {}): Observable<Stimulus> {
   return new Observable<Stimulus>((subscriber) => {
     let held = false;
@@ -39,7 +44,7 @@ export function fromWebSocket(channel: SignalChannel, options: WebSocketInputOpt
       const type = validated.signal.type;
       const unknown = options.commands ? unknownCommand(validated.signal, options.commands) : null;
       if (unknown) return { ok: false, error: unknown };
-      if (held) return { ok: false, error: HELD_ERROR };
+      if (held && !(validated.signal.type === 'command' && TAKEN_WHILE_HELD.has(validated.signal.command))) return { ok: false, error: HELD_ERROR };
       subscriber.next({ source: request.client, value: request.signal });
       return { ok: true, signal: type };
     });

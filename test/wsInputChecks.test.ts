@@ -32,7 +32,7 @@ test('an input whose replyTo names no pending question gets a warning event and 
   t.like(all.find((e) => e.kind === 'warning'), { key: 'replyTo', message: 'input replyTo "question-99" names no pending question (pending: none); taken as plain input' });
 });
 
-test('while the run is held (a saturated store), a valid signal is refused in its ack instead of queued; afterwards it is accepted again', async (t) => {
+test('while the run is held (a saturated store), a valid signal is refused in its ack instead of queued, but for the stop and pause commands; afterwards it is accepted again', async (t) => {
   const server = await WsServer.listen({ port: 0, token: 'held-token' });
   t.teardown(() => server.close('test over'));
   const hold = new Subject<boolean>();
@@ -45,8 +45,15 @@ test('while the run is held (a saturated store), a valid signal is refused in it
   hold.next(true);
   t.like(await ask(fact('deimos')), { type: 'error', error: HELD_ERROR });
   t.regex((await ask({ token: 'held-token', signal: { type: 'fact', subject: 'mars' } })).error, /^invalid fact signal: predicate/, 'an invalid one is told what is wrong with it');
+  const command = (name: string) => ({ token: 'held-token', signal: { type: 'command', command: name } });
+  t.like(await ask(command('status')), { type: 'error', error: HELD_ERROR });
+  t.like(await ask(command('pause')), { type: 'ack', accepted: 'command' });
+  t.like(await ask(command('stop')), { type: 'ack', accepted: 'command' });
   hold.next(false);
   t.like(await ask(fact('moon')), { type: 'ack', accepted: 'fact' });
-  t.deepEqual(received.map((signal) => (signal as { object: string }).object), ['phobos', 'moon']);
+  t.deepEqual(
+    received.map((signal) => (signal as { object?: string; command?: string }).object ?? (signal as { command: string }).command),
+    ['phobos', 'pause', 'stop', 'moon'],
+  );
   socket.close();
 });
