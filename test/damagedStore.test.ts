@@ -8,7 +8,7 @@ import { SqliteStore } from '../sinks/sqliteStore.js';
 import { StoreError } from '../sinks/storeError.js';
 import { AgentConfig } from '../streams/config.js';
 import { replaySession } from '../streams/replay.js';
-import { startPersistentProgram } from '../streams/session.js';
+import { startPersistentProgram } from '../streams/persistentProgram.js';
 import { events, runCli } from './helpers/cli.js';
 
 /** Runs the program on `db` (as `ooda run --db`), resuming its latest session if any; the lines it logged. */

@@ -17,7 +17,7 @@ import { firstValueFrom, filter } from 'rxjs';
 import { sessionLeft } from '../bin/lifecycle.js';
 import { AgentConfig } from '../streams/config.js';
 import type { RunningProgram } from '../streams/program.js';
-import { startPersistentProgram } from '../streams/session.js';
+import { startPersistentProgram } from '../streams/persistentProgram.js';
 
 const tempDb = (): string => join(mkdtempSync(join(tmpdir(), 'ooda-unfinished-')), 'store.db');
 
