@@ -3,11 +3,13 @@
  *
  * Environment variables are `OODA_` + the key path in upper snake case, nested
  * keys joined by `__`: `OODA_MAX_CYCLES=50`, `OODA_TOOLS__SHELL_EXEC=true`.
- * A bad value anywhere is a {@link ConfigError} naming the key and the reason.
+ * A bad value anywhere is a {@link ConfigError} naming the key (in the
+ * environment, the variable too: `OODA_MAX_CYCLES (maxCycles)`) and the reason.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { MindConfig, periodMs } from '../mind/config.js';
+import { describeValue } from '../mind/describeValue.js';
 
 export { MAX_TIMER_MS } from '../mind/config.js';
 
@@ -51,8 +53,10 @@ export class ConfigError extends Error {
     readonly key: string,
     readonly reason: string,
     readonly origin: string,
+    /** The environment variable(s) that set `key`, when it came from them: the message names both. */
+    readonly variable?: string,
   ) {
-    super(`config ${origin}: ${key}: ${reason}`);
+    super(`config ${origin}: ${variable ? `${variable} (${key})` : key}: ${reason}`);
     this.name = 'ConfigError';
   }
 }
@@ -62,7 +66,8 @@ export function defaultConfig(): AgentConfig {
   return AgentConfig.parse({});
 }
 
-type Layer = { origin: string; values: Record<string, unknown> };
+/** One source of config values; `variables` (the environment's) maps a key path (`tools.shellExec`) to the variable that set it. */
+type Layer = { origin: string; values: Record<string, unknown>; variables?: ReadonlyMap<string, string> };
 
 /**
  * Validates each layer on its own, in order, then merges them (later wins,
@@ -83,8 +88,9 @@ function validate(layer: Layer): AgentConfig {
   const parsed = AgentConfig.safeParse(layer.values);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  const key = issue.path.join('.') || (issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : '(root)');
-  throw new ConfigError(key, issue.message, layer.origin);
+  const keys = issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key].join('.')) : [issue.path.join('.') || '(root)'];
+  const variables = keys.flatMap((key) => layer.variables?.get(key) ?? []);
+  throw new ConfigError(keys.join(', '), issue.message, layer.origin, variables.length ? variables.join(', ') : undefined);
 }
 
 /** Reads a JSON config file (a leading byte-order mark is skipped); names the file and the problem when it cannot. */
@@ -95,20 +101,20 @@ export function readConfigFile(path: string): Layer {
   } catch (error) {
     throw new ConfigError('(file)', `cannot read ${path}: ${(error as Error).message}`, path);
   }
+  let values: unknown;
   try {
-    const values = JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
-    if (values === null || typeof values !== 'object' || Array.isArray(values)) {
-      throw new Error('expected a JSON object');
-    }
-    return { origin: path, values: values as Record<string, unknown> };
+    values = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
     throw new ConfigError('(file)', `not valid JSON: ${(error as Error).message}`, path);
   }
+  if (!isPlainObject(values)) throw new ConfigError('(file)', `expected a JSON object of config keys, got ${describeValue(values)}`, path);
+  return { origin: path, values };
 }
 
 /** Reads `OODA_*` variables into a layer, coercing numbers, booleans and JSON arrays. */
 export function configFromEnvironment(env: NodeJS.ProcessEnv): Layer {
   const values: Record<string, unknown> = {};
+  const variables = new Map<string, string>();
   for (const [name, raw] of Object.entries(env)) {
     if (!name.startsWith('OODA_') || raw === undefined) continue;
     const path = name
@@ -116,8 +122,9 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv): Layer {
       .split('__')
       .map((part) => part.toLowerCase().replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()));
     setPath(values, path, coerce(raw));
+    variables.set(path.join('.'), name);
   }
-  return { origin: 'environment', values };
+  return { origin: 'environment', values, variables };
 }
 
 function coerce(raw: string): unknown {

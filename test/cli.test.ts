@@ -68,7 +68,7 @@ test('usage errors name the flag and exit 2; a bad config value names the key', 
   t.regex(notNumber.stderr, /--max-cycles: expected a whole number, got "many"/);
   const badEnv = await runCli(['run', '--no-stdin'], '', { OODA_CONSOLIDATION_PRESSURE: '7' });
   t.is(badEnv.code, 2);
-  t.regex(badEnv.stderr, /config environment: consolidationPressure: /);
+  t.regex(badEnv.stderr, /config environment: OODA_CONSOLIDATION_PRESSURE \(consolidationPressure\): /);
   const unknownCommand = await runCli(['fly']);
   t.is(unknownCommand.code, 2);
   t.regex(unknownCommand.stderr, /unknown command "fly"/);

@@ -20,7 +20,7 @@ test('ms flags past 2147483647 are refused naming the flag and the maximum', asy
   }
   const env = await usage([], { OODA_HEARTBEAT_MS: '99999999999' });
   t.is(env.code, 2);
-  t.regex(env.stderr, /config environment: heartbeatMs: Too big: expected number to be <=2147483647/);
+  t.regex(env.stderr, /config environment: OODA_HEARTBEAT_MS \(heartbeatMs\): Too big: expected number to be <=2147483647/);
 });
 
 test('negative numbers get the flag\u2019s own message, not parseArgs\u2019 "ambiguous"', async (t) => {

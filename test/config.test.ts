@@ -21,11 +21,16 @@ test('layers merge defaults < file < environment < flags, nested keys key by key
   t.is(config.workingMemoryCapacity, 100);
 });
 
-test('a bad value names the key, the reason and the layer it came from', (t) => {
+test('a bad value names the key, the reason and the layer it came from (in the environment, the variable too)', (t) => {
   const error = t.throws(() => resolveConfig([configFromEnvironment({ OODA_WORKING_MEMORY_CAPACITY: '-5' })]), { instanceOf: ConfigError });
   t.is(error?.key, 'workingMemoryCapacity');
+  t.is(error?.variable, 'OODA_WORKING_MEMORY_CAPACITY');
   t.is(error?.origin, 'environment');
-  t.regex(error!.message, /^config environment: workingMemoryCapacity: /);
+  t.regex(error!.message, /^config environment: OODA_WORKING_MEMORY_CAPACITY \(workingMemoryCapacity\): /);
+  const nested = t.throws(() => resolveConfig([configFromEnvironment({ OODA_TOOLS__SHELL_EXEC: 'maybe' })]), { instanceOf: ConfigError });
+  t.is(nested?.message, 'config environment: OODA_TOOLS__SHELL_EXEC (tools.shellExec): Invalid input: expected boolean, received string');
+  const unknownVariables = t.throws(() => resolveConfig([configFromEnvironment({ OODA_MAX_CYCLEZ: '3', OODA_FOO: 'x' })]), { instanceOf: ConfigError });
+  t.is(unknownVariables?.message, 'config environment: OODA_MAX_CYCLEZ, OODA_FOO (maxCyclez, foo): Unrecognized keys: "maxCyclez", "foo"');
   const unknown = t.throws(() => resolveConfig([{ origin: 'my.json', values: { maxCycle: 3 } }]), { instanceOf: ConfigError });
   t.regex(unknown!.message, /maxCycle/);
 });
@@ -35,5 +40,9 @@ test('an unreadable or malformed config file is a clear error naming the file', 
   const bad = join(dir, 'bad.json');
   writeFileSync(bad, '{ nope');
   t.throws(() => readConfigFile(bad), { message: new RegExp(`config ${bad.replace(/[.]/g, '\\.')}: \\(file\\): not valid JSON`) });
+  for (const [text, got] of [['[1]', 'an array'], ['null', 'null'], ['42', '42']]) {
+    writeFileSync(bad, text);
+    t.throws(() => readConfigFile(bad), { message: `config ${bad}: (file): expected a JSON object of config keys, got ${got}` }, text);
+  }
   t.throws(() => readConfigFile(join(dir, 'missing.json')), { message: /cannot read .*missing\.json/ });
 });

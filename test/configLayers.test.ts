@@ -22,7 +22,7 @@ test('an unknown key is blamed on the file or the environment it came from, not 
   t.is(fromFile.stderr, `ooda: config ${file}: maxCyclez: Unrecognized key: "maxCyclez"\n`);
   const fromEnv = await runCli(['run', '--no-db', '--no-stdin'], '', { OODA_MAX_CYCLEZ: '5' });
   t.is(fromEnv.code, 2);
-  t.is(fromEnv.stderr, 'ooda: config environment: maxCyclez: Unrecognized key: "maxCyclez"\n');
+  t.is(fromEnv.stderr, 'ooda: config environment: OODA_MAX_CYCLEZ (maxCyclez): Unrecognized key: "maxCyclez"\n');
 });
 
 test('a bad value in the file is an error even when a flag or the command overrides it', async (t) => {
