@@ -108,11 +108,14 @@ test('resume continues the cycle count and seq; run without --fresh resumes and 
   const third = await runCli(['run', ...flags, '--max-cycles', '2'], '', NEVER_DONE);
   t.is(third.code, 0, third.stderr);
   t.regex(third.stderr, /holds session .*: resuming it at cycle 8 .*--fresh starts a new mind/);
+  t.regex(third.stderr, /started \(at cycle 8, max 2 more\)/);
+  t.regex(third.stderr, /ended: max cycles reached after 2 cycle\(s\), at cycle 10\n/);
   t.like(events(third.stdout).at(-1), { cycles: 10 });
 
   const fresh = await runCli(['run', ...flags, '--fresh', '--max-cycles', '2', '--goal', 'Find abc'], '', NEVER_DONE);
   t.is(fresh.code, 0, fresh.stderr);
   t.notRegex(fresh.stderr, /resuming/);
+  t.regex(fresh.stderr, /started \(max 2 cycles\)[^]*ended: max cycles reached after 2 cycle\(s\)\n/);
   const freshEvents = events(fresh.stdout);
   t.like(freshEvents[0], { kind: 'session', state: 'started', cycle: 0 });
   t.like(freshEvents.at(-1), { cycles: 2 });

@@ -193,12 +193,20 @@ not a terminal), events as NDJSON on stdout, logs on stderr.`,
   async run(values) {
     const parsed = parseRun(values, RUN_DEFAULTS);
     const { session } = parsed.options;
+    let firstCycle = 0;
     const { code, program } = await withSignals(parsed, async (startUp) => {
       const started = await startRun(parsed, startUp);
-      log(`session ${session} started (max ${started.agent.config.maxCycles} cycles)${parsed.store ? ` on ${parsed.store.db}` : ''}`);
+      // A resumed session continues its cycle count, and --max-cycles counts this run's cycles.
+      firstCycle = started.agent.mind.cycle;
+      const limit = firstCycle === 0 ? `max ${started.agent.config.maxCycles} cycles` : `at cycle ${firstCycle}, max ${started.agent.config.maxCycles - firstCycle} more`;
+      log(`session ${session} started (${limit})${parsed.store ? ` on ${parsed.store.db}` : ''}`);
       return started;
     });
-    if (program) log(`session ${session} ended: ${await program.done} after ${program.agent.mind.cycle} cycle(s)`);
+    if (program) {
+      const reason = await program.done;
+      const { cycle } = program.agent.mind;
+      log(`session ${session} ended: ${reason} after ${cycle - firstCycle} cycle(s)${firstCycle === 0 ? '' : `, at cycle ${cycle}`}`);
+    }
     return code;
   },
 });
