@@ -126,6 +126,11 @@ test('resume continues the cycle count and seq; run without --fresh resumes and 
     events(listed.stdout).map((s) => [s.cycles, s.status]),
     [['0..5', 'ended'], ['5..8', 'ended'], ['8..10', 'ended'], ['0..2', 'ended']],
   );
+  t.deepEqual(
+    events(listed.stdout).map((s) => [(s.config as { maxCycles: number }).maxCycles, (s.config as { heartbeatMs: number }).heartbeatMs]),
+    [[5, 0], [8, 0], [10, 0], [2, 0]],
+    'each line has the config its session ran with (a resumed one counts to its last cycle)',
+  );
   const decisions = await runCli(['events', '--db', db, '--kind', 'decision', '--limit', '2']);
   t.deepEqual(events(decisions.stdout).map((e) => [e.kind, e.cycle]), [['decision', 1], ['decision', 2]]);
 });

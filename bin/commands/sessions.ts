@@ -1,6 +1,7 @@
 /**
  * `ooda sessions`: lists the store's sessions, oldest first, as a table (or
- * NDJSON with --json); a store with none prints nothing, and says so on stderr.
+ * NDJSON with --json, each line with the session's config too); a store with
+ * none prints nothing, and says so on stderr.
  */
 import { log } from '../cli.js';
 import { defineCommand } from '../command.js';
@@ -13,7 +14,9 @@ export const sessions = defineCommand({
 
 Lists the sessions in the store, oldest first: id, status, cycles, events,
 signals, snapshots (those kept: a session's first and its newest 2), the
-session it resumed and why it ended.`,
+session it resumed and why it ended. With --json, each line also has the
+config the session ran with (a resumed session's: its own, under the flags,
+file and environment of the command that resumed it).`,
   flags: {
     ...STORE_FLAGS,
     json: { type: 'boolean', help: 'one JSON object per line instead of a table' },
@@ -37,7 +40,7 @@ session it resumed and why it ended.`,
       reason: r.reason ?? '',
     }));
     if (values.json) {
-      await printLines(listed.map((row) => JSON.stringify(row)));
+      await printLines(listed.map((row, i) => JSON.stringify({ ...row, config: storedJson(rows[i]!.config) })));
       return 0;
     }
     const header = Object.keys(listed[0]!);
@@ -47,3 +50,12 @@ session it resumed and why it ended.`,
     return 0;
   },
 });
+
+/** The stored config as JSON, or its text when the file was damaged or edited: a listing shows what is there. */
+function storedJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
