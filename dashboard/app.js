@@ -7,6 +7,7 @@ const MAX_DECISIONS = 6;
 const MAX_ALERTS = 30;
 const RATE_SAMPLES = 60;
 const ALERT_KINDS = new Set(['loop', 'intervention', 'error', 'warning', 'rejected']);
+const FINISHED = new Set(['Completed', 'Failed']);
 const HEADER_KEYS = new Set(['kind', 'seq', 'session', 'cycle', 'at']);
 // The connection is stale after this many keepalive intervals without a frame.
 const STALE_INTERVALS = 2.5;
@@ -62,6 +63,9 @@ const state = {
   lastRateCycle: null,
   lastRateAt: 0,
   freshGoals: new Set(),
+  // Finished goals in the order they finished, and the mind's bounds (from the snapshot): see retireFinished.
+  finished: new Set(),
+  kept: { finishedGoals: Infinity, episodes: Infinity },
 };
 
 const $ = (id) => document.getElementById(id);
@@ -187,6 +191,8 @@ function loadSnapshot(snapshot) {
   state.facts = snapshot.facts;
   state.episodes = snapshot.episodes;
   state.goals = new Map(snapshot.goals.map((g) => [g.goalId, { ...g }]));
+  state.finished = new Set(snapshot.goals.filter((g) => FINISHED.has(g.status)).map((g) => g.goalId));
+  state.kept = { finishedGoals: snapshot.kept?.finishedGoals ?? Infinity, episodes: snapshot.kept?.episodes ?? Infinity };
   state.memory = { size: snapshot.memory.size, capacity: snapshot.memory.capacity, pressure: snapshot.memory.pressure };
   state.decisions = snapshot.decisions
     .slice(-MAX_DECISIONS)
@@ -238,6 +244,9 @@ function applyLive(event) {
       if (event.parentId) goal.parentId = event.parentId;
       state.goals.set(goal.goalId, goal);
       state.freshGoals.add(goal.goalId);
+      if (!FINISHED.has(goal.status)) state.finished.delete(goal.goalId);
+      else if (!state.finished.has(goal.goalId)) state.finished.add(goal.goalId);
+      retireFinished();
       break;
     }
     case 'observation':
@@ -253,7 +262,8 @@ function applyLive(event) {
       if (event.added) state.facts++;
       break;
     case 'consolidation':
-      state.episodes += event.episodes;
+      // The mind retires the oldest episodes past its bound, without an event.
+      state.episodes = Math.min(state.episodes + event.episodes, state.kept.episodes);
       setMemorySize(state.memory.size - event.freed);
       break;
     case 'session':
@@ -263,6 +273,21 @@ function applyLive(event) {
     case 'command':
       toast(`${event.command}: ${event.result}`);
       break;
+  }
+}
+
+/**
+ * Drops the goals that finished longest ago past the mind's bound, as the mind
+ * retires them (mind/goals.ts retireFinished, without an event): a goal whose
+ * parent is still unfinished stays. So a page left open shows what a reload would.
+ */
+function retireFinished() {
+  for (const goalId of state.finished) {
+    if (state.finished.size <= state.kept.finishedGoals) break;
+    const parentId = state.goals.get(goalId)?.parentId;
+    if (parentId !== undefined && state.goals.has(parentId) && !state.finished.has(parentId)) continue;
+    state.finished.delete(goalId);
+    state.goals.delete(goalId);
   }
 }
 

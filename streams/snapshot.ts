@@ -50,5 +50,6 @@ export function agentSnapshot(mind: Mind, session: string, options: SnapshotOpti
     })),
     episodes: mind.episodes.size,
     facts: mind.graph.knowledgeSize,
+    kept: { finishedGoals: mind.config.finishedGoalsKept, episodes: mind.config.episodesKept },
   };
 }

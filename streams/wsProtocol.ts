@@ -83,6 +83,13 @@ export interface Snapshot {
   episodes: number;
   facts: number;
   /**
+   * The mind's bounds (`finishedGoalsKept`, `episodesKept`): past them it
+   * retires the goals that finished longest ago and the oldest episodes,
+   * without an event, so a client that stays connected applies them itself.
+   * Absent: no bound.
+   */
+  kept?: { finishedGoals: number; episodes: number };
+  /**
    * The `seq` of the last event published before the snapshot was taken (set
    * by the sink; absent when none was). The snapshot already includes the
    * effects of that event and every earlier one, so a client must not apply

@@ -8,6 +8,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import WebSocket from 'ws';
 import { Subject } from 'rxjs';
 import { z } from 'zod';
+import { defaultMindConfig } from '../mind/config.js';
 import { Mind } from '../mind/mind.js';
 import type { Tool } from '../mind/tool.js';
 import { toWebSocket } from '../sinks/toWebSocket.js';
@@ -347,4 +348,45 @@ test('in Chromium: the fact count and the memory gauge follow the agent, countin
   await page.locator('#episodes', { hasText: '1' }).waitFor({ timeout: 10_000 });
   t.true(agent.mind.memory.size < 10, `consolidation freed memory (${agent.mind.memory.size} left)`);
   await matchesAgent('after consolidation');
+});
+
+test('in Chromium: a page left open drops the goals and episodes the mind retires past its bounds, showing what a reload shows', async (t) => {
+  const server = await WsServer.listen({ port: 0, token: TOKEN });
+  t.teardown(() => server.close());
+  const config = { ...defaultMindConfig(), finishedGoalsKept: 1, episodesKept: 1 };
+  const agent = createAgent({ session: 'dash-retired', mind: new Mind({ config, tools: [planter()] }), config: { heartbeatMs: 0 } });
+  t.teardown(() => void agent.stop());
+  const input$ = new Subject<Stimulus>();
+  const events$ = agent.run({ inputs: [input$], keepAlive: true });
+  events$.subscribe(toWebSocket(server, { snapshot: () => agentSnapshot(agent.mind, agent.session) }));
+  const browser = await launch(t);
+  events$.connect();
+  const page = await browser.newPage();
+  await page.goto(server.url);
+  await page.locator('#session', { hasText: 'dash-retired' }).waitFor({ timeout: 10_000 });
+  const read = () => page.evaluate(() => ({
+    goals: [...document.querySelectorAll<HTMLElement>('[data-testid=goal-tree] .goal')].map((goal) => goal.dataset.goalId).sort(),
+    episodes: document.getElementById('episodes')!.textContent,
+  }));
+
+  for (const description of ['Plant flowers in the garden', 'Grow flowers in the garden', 'Plant seeds in the garden']) {
+    input$.next(goalStimulus(description, { criteria: 'garden grows rose', priority: 200 }));
+    await page.locator('[data-testid=goal-tree] .goal[data-status=Completed]', { hasText: description }).waitFor({ timeout: 10_000 });
+    input$.next(stimulus({ type: 'command', command: 'consolidate' }));
+    await page.locator('.toast', { hasText: 'consolidate: consolidated' }).first().waitFor({ timeout: 10_000 });
+    await page.evaluate(() => document.getElementById('toasts')!.replaceChildren());
+  }
+  // The mind retires at the checkpoint of the next signal.
+  input$.next(stimulus({ type: 'command', command: 'status' }));
+  await page.locator('.toast', { hasText: 'status: ' }).first().waitFor({ timeout: 10_000 });
+  await page.waitForFunction(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true)))));
+  const live = await read();
+  const expected = { goals: agent.mind.goals.all().map((goal) => goal.id).sort(), episodes: String(agent.mind.episodes.size) };
+  t.is(expected.goals.length, 1, 'the mind kept one finished goal');
+  t.is(expected.episodes, '1', 'and one episode');
+  t.deepEqual(live, expected, 'the open page');
+  await page.reload();
+  await page.locator('#session', { hasText: 'dash-retired' }).waitFor({ timeout: 10_000 });
+  await page.waitForFunction(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true)))));
+  t.deepEqual(await read(), live, 'the page after a reload');
 });
