@@ -186,12 +186,24 @@ export class Persistence {
     return this.startCommittedAt !== undefined && this.sink.committed >= this.startCommittedAt;
   }
 
-  /** After the run: final snapshot, the session's end, a last flush; then closes the store. */
+  /**
+   * After the run: final snapshot, the session's end, a last flush; then closes
+   * the store. When the exit snapshot cannot be taken (a mind extension whose
+   * state does not serialise), the rest is still written and the store closed,
+   * then `close` rejects saying so (a resume starts from the previous snapshot
+   * and re-applies the signals recorded after it).
+   */
   async close(reason: string): Promise<void> {
+    let snapshotFailure: { error: unknown } | undefined;
     try {
       const agent = this.agent;
       if (agent) {
-        this.snapshot('exit');
+        try {
+          this.snapshot('exit');
+        } catch (error) {
+          const why = error instanceof Error ? error.message : String(error);
+          snapshotFailure = { error: new Error(`session ${agent.session}: the exit snapshot could not be taken (${why}); the session's signals and events are stored`, { cause: error }) };
+        }
         this.sink.run("UPDATE sessions SET status = 'ended', ended_at = ?, reason = ?, cycles = ? WHERE id = ?", [
           agent.runtime.now(),
           reason,
@@ -203,6 +215,7 @@ export class Persistence {
     } finally {
       await this.store.close();
     }
+    if (snapshotFailure) throw snapshotFailure.error;
   }
 
   private onEnter(entering: Entering): void {
