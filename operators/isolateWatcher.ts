@@ -6,15 +6,15 @@
  * carrying that event (a synthetic pass carries it when the watcher failed
  * between passes, or as it was subscribed, before any pass), and every later
  * pass bypasses it. createAgent wraps every
- * watcher, built-in or given, in it.
+ * watcher, built-in or given, in it, built with {@link buildWatcher}.
  *
  *   passes:                         --a--b--c--|
  *   isolateWatcher(w throws on b):  --a--b'-c--|   (b': b plus the error event; c skips w)
  *   isolateWatcher(first()):        --a-e--b--c--|  (e: a synthetic pass carrying the error event)
  */
-import { Observable, Subject, type OperatorFunction, type Subscription } from 'rxjs';
+import { Observable, Subject, throwError, type OperatorFunction, type Subscription } from 'rxjs';
 import { describeValue } from '../mind/describeValue.js';
-import { record, type Cycle } from '../streams/cycle.js';
+import { record, type Cycle, type Watcher } from '../streams/cycle.js';
 import type { Runtime } from '../streams/runtime.js';
 
 export function isolateWatcher(runtime: Runtime, watcher: OperatorFunction<Cycle, Cycle>, name: string): OperatorFunction<Cycle, Cycle> {
@@ -71,4 +71,18 @@ export function isolateWatcher(runtime: Runtime, watcher: OperatorFunction<Cycle
         watched?.unsubscribe();
       };
     });
+}
+
+/**
+ * The watcher's operator, from its factory; a factory that throws gives an
+ * operator that fails as it is subscribed, so the watcher is dropped like any
+ * other that fails before its first pass, with the error event naming it.
+ */
+export function buildWatcher(runtime: Runtime, watcher: Watcher): OperatorFunction<Cycle, Cycle> {
+  try {
+    return watcher(runtime);
+  } catch (error) {
+    const message = `its factory threw: ${error instanceof Error ? error.message : String(error)}`;
+    return () => throwError(() => new Error(message, { cause: error }));
+  }
 }

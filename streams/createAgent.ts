@@ -61,7 +61,7 @@ import { decide } from '../operators/decide.js';
 import { feedbackChain } from '../operators/feedback.js';
 import { followPlans } from '../operators/followPlans.js';
 import { interveneOnLoops } from '../operators/interveneOnLoops.js';
-import { isolateWatcher } from '../operators/isolateWatcher.js';
+import { buildWatcher, isolateWatcher } from '../operators/isolateWatcher.js';
 import { observe } from '../operators/observe.js';
 import { orient } from '../operators/orient.js';
 import { perceiveOne } from '../operators/perceive.js';
@@ -199,8 +199,8 @@ export function createAgent(options: AgentOptions = {}): Agent {
     : pipe(stages.observe, stages.orient, stages.plan, stages.decide, stages.verify, stages.act, stages.consolidate);
   const chain = feedbackChain(runtime, cycleOp);
   const watchers = [
-    ...DEFAULT_WATCHERS.map((w) => isolateWatcher(runtime, w(runtime), w.name)),
-    ...watcherOptions.map((w, i) => isolateWatcher(runtime, w(runtime), `watchers[${i}]${w.name ? ` (${w.name})` : ''}`)),
+    ...DEFAULT_WATCHERS.map((w) => isolateWatcher(runtime, buildWatcher(runtime, w), w.name)),
+    ...watcherOptions.map((w, i) => isolateWatcher(runtime, buildWatcher(runtime, w), `watchers[${i}]${w.name ? ` (${w.name})` : ''}`)),
   ];
 
   /** Whether a run's stream is live: from run() until it completes, errors or is unsubscribed. */

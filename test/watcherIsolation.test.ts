@@ -63,3 +63,19 @@ test('a watcher whose operator throws as it is applied, or is no operator, is dr
   t.like(notAnOperator.find((e) => e.kind === 'error'), { severity: 'critical', message: 'watcher watchers[0] failed: its factory returned 42, not an operator function; it is dropped for the rest of the run' });
   t.like(notAnOperator.at(-1), { kind: 'session', state: 'stopped', cycles: 6 });
 });
+
+test('a watcher whose factory throws is dropped before any pass, named; createAgent does not throw', (t) => {
+  const events = run(t, {
+    watchers: [
+      function unbuildable() {
+        throw new Error('no state to watch');
+      },
+    ],
+  });
+  t.false(events.some((e) => (e.kind as string) === 'stream-error'), 'the stream never errors');
+  t.like(events.find((e) => e.kind === 'error'), {
+    severity: 'critical',
+    message: 'watcher watchers[0] (unbuildable) failed: its factory threw: no state to watch; it is dropped for the rest of the run',
+  });
+  t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'max cycles reached', cycles: 6 });
+});
