@@ -30,14 +30,16 @@ export function runTool(decision: Decision, ctx: ToolContext): ToolOutput | Prom
     const where = issue.path.length ? issue.path.join('.') : 'input';
     throw new ToolFailure(tool.name, `invalid input: ${where}: ${issue.message}`);
   }
-  let result: ToolOutput | PromiseLike<ToolOutput>;
+  let result: ToolOutput | Promise<ToolOutput>;
   try {
-    result = tool.execute(parsed.data, ctx);
+    const returned = tool.execute(parsed.data, ctx);
+    // Reading `then` may throw too (a getter, a Proxy): that is the tool's error.
+    result = isThenable(returned) ? Promise.resolve(returned) : returned;
   } catch (error) {
     throw classify(tool.name, error);
   }
-  if (isThenable(result)) {
-    return Promise.resolve(result).then(
+  if (result instanceof Promise) {
+    return result.then(
       (output) => checkOutput(tool.name, output),
       (error: unknown) => {
         throw classify(tool.name, error);
@@ -57,9 +59,18 @@ function classify(tool: string, error: unknown): unknown {
   return new ToolFailure(tool, error instanceof Error ? error.message : String(error), { cause: error });
 }
 
-/** The output if it is a ToolOutput; else a ToolFailure naming the field that is wrong (mind/toolOutputCheck.ts). */
+/**
+ * The output if it is a ToolOutput; else a ToolFailure naming the field that
+ * is wrong (mind/toolOutputCheck.ts). An output that throws as it is read (a
+ * getter, a Proxy) fails as if the tool had thrown that error.
+ */
 function checkOutput(tool: string, output: ToolOutput): ToolOutput {
-  const problem = toolOutputProblem(output);
+  let problem: string | undefined;
+  try {
+    problem = toolOutputProblem(output);
+  } catch (error) {
+    throw classify(tool, error);
+  }
   if (problem !== undefined) throw new ToolFailure(tool, problem);
   return output;
 }

@@ -146,3 +146,10 @@ for (const async of [false, true]) {
     t.like(events.find((e) => e.kind === 'action' && e.tool === 'kg_lookup'), { status: 'ok', summary: 'looked up mars' });
   });
 }
+
+test('an output that throws as it is read fails as if the tool had thrown: an Error is a ToolFailure naming the tool, a TypeError a ToolBug', (t) => {
+  const failing = t.throws(() => runOnce({ ok: true, get summary(): string { throw new Error('summary not ready'); } }), { instanceOf: ToolFailure });
+  t.is(failing.message, 'kg_lookup: summary not ready');
+  const bug = t.throws(() => runOnce(new Proxy({}, { get() { throw new TypeError('revoked'); } })));
+  t.like(bug, { name: 'ToolBug(TypeError)', tool: 'kg_lookup', message: 'revoked' });
+});
