@@ -138,7 +138,7 @@ export class Persistence {
   }
 
   /** The agent's options with the session's added: the first seq, the `save` command and the signal recorder. */
-  agentOptions<O extends Pick<AgentOptions, 'commands'>>(base?: O): O & Pick<AgentOptions, 'firstSeq' | 'commands' | 'onEnter'> {
+  agentOptions<O extends AgentOptions>(base?: O): O & Pick<AgentOptions, 'firstSeq' | 'commands' | 'onEnter'> {
     return {
       ...(base as O),
       firstSeq: this.firstSeq,
