@@ -36,7 +36,11 @@ export interface ToolOutput {
    * sentences of `content`, never against `summary`.
    */
   facts?: readonly Fact[];
-  /** Set by user_interact: a question was registered; act emits a `question` event and the goal waits. */
+  /**
+   * A question the tool registered with `ctx.mind.questions.ask` (user_interact
+   * does): act emits a `question` event and the goal waits for the answer or
+   * the timeout. One that is not pending fails the tool.
+   */
   asked?: { questionId: string; text: string; timeoutMs: number };
   /** Structured result for programmatic users. */
   data?: unknown;

@@ -16,6 +16,7 @@
  * naming the tool, and recover treats it as critical, rolls the mind back to
  * the signal's checkpoint and counts the attempt against the tool.
  */
+import type { PendingQuestions } from './questions.js';
 import type { Decision } from './toolSelection.js';
 import { isThenable } from './thenable.js';
 import { ToolBug, ToolFailure, type ToolContext, type ToolOutput } from './tool.js';
@@ -40,13 +41,13 @@ export function runTool(decision: Decision, ctx: ToolContext): ToolOutput | Prom
   }
   if (result instanceof Promise) {
     return result.then(
-      (output) => checkOutput(tool.name, output),
+      (output) => checkOutput(tool.name, output, ctx.mind.questions),
       (error: unknown) => {
         throw classify(tool.name, error);
       },
     );
   }
-  return checkOutput(tool.name, result);
+  return checkOutput(tool.name, result, ctx.mind.questions);
 }
 
 /** Errors that signal a bug rather than a failing tool. */
@@ -62,9 +63,11 @@ function classify(tool: string, error: unknown): unknown {
 /**
  * The output if it is a ToolOutput; else a ToolFailure naming the field that
  * is wrong (mind/toolOutputCheck.ts). An output that throws as it is read (a
- * getter, a Proxy) fails as if the tool had thrown that error.
+ * getter, a Proxy) fails as if the tool had thrown that error. An `asked`
+ * question must be pending (the tool registered it): the goal waits for it,
+ * and only a pending question is answered or expires.
  */
-function checkOutput(tool: string, output: ToolOutput): ToolOutput {
+function checkOutput(tool: string, output: ToolOutput, questions: PendingQuestions): ToolOutput {
   let problem: string | undefined;
   try {
     problem = toolOutputProblem(output);
@@ -72,5 +75,9 @@ function checkOutput(tool: string, output: ToolOutput): ToolOutput {
     throw classify(tool, error);
   }
   if (problem !== undefined) throw new ToolFailure(tool, problem);
+  const asked = output.asked?.questionId;
+  if (asked !== undefined && !questions.all().some((q) => q.id === asked)) {
+    throw new ToolFailure(tool, `returned an invalid ToolOutput: asked.questionId ${JSON.stringify(asked)} names no pending question (register it with ctx.mind.questions.ask before returning it)`);
+  }
   return output;
 }

@@ -36,6 +36,11 @@ const MALFORMED: [string, Record<string, unknown>, string][] = [
   ['asked.text', { ok: true, summary: 's', asked: { questionId: 'q-1', text: null, timeoutMs: 1000 } }, 'asked.text must be a string (got null)'],
   ['asked.timeoutMs', { ok: true, summary: 's', asked: { questionId: 'q-1', text: 't', timeoutMs: '1s' } }, 'asked.timeoutMs must be a finite number (got "1s")'],
   ['followUp', { ok: true, summary: 's', followUp: { again: true } }, 'followUp must be a string (got an object)'],
+  [
+    'asked (a question never registered)',
+    { ok: true, summary: 's', asked: { questionId: 'q-x', text: 'what city?', timeoutMs: 1000 } },
+    'asked.questionId "q-x" names no pending question (register it with ctx.mind.questions.ask before returning it)',
+  ],
 ];
 
 /** A well-formed output with every field and unknown extra fields (on the output and on a fact). */
