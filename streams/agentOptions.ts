@@ -92,10 +92,13 @@ export interface AgentOptions {
    * Called as each signal (or rejected stimulus) begins its pass, in processing
    * order and at its scheduler time: exactly what a store must record for a
    * replay (`AgentSources.signals` with `drive: false`) to reproduce the run.
-   * A hook that throws is reported as a critical `error` event on that pass
-   * (`onEnter failed: …; the pass went on`); the stream never errors.
+   * A recorder that marks what it recorded (`meta.snapshotFailed`) returns the
+   * marked item, which is then what takes the pass, so the run and its replay
+   * report the same. A hook that throws is reported as a critical `error`
+   * event on that pass (`onEnter failed: …; the pass went on`); the stream
+   * never errors.
    */
-  onEnter?: (entering: Entering) => void;
+  onEnter?: (entering: Entering) => Entering | void;
 }
 
 export interface AgentSources {

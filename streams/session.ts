@@ -31,6 +31,7 @@ import type { Agent, AgentOptions, Entering } from './createAgent.js';
 import type { AgentEvent } from './events.js';
 import { replayOn } from './replay.js';
 import { saveCommand } from './saveCommand.js';
+import type { Signal, SignalMeta } from './signals.js';
 import type { StartUp } from './startUp.js';
 import { storedConfig, storedMindState } from './storedState.js';
 
@@ -218,9 +219,9 @@ export class Persistence {
     if (snapshotFailure) throw snapshotFailure.error;
   }
 
-  private onEnter(entering: Entering): void {
+  private onEnter(entering: Entering): Entering | undefined {
     // The mark of the signal taken in past max cycles is kept, for a replay to warn at the same pass (see Entering).
-    const pastMaxCycles = entering.pastMaxCycles ? { pastMaxCycles: true } : {};
+    const pastMaxCycles = entering.pastMaxCycles ? { pastMaxCycles: true as const } : {};
     if ('rejected' in entering) {
       // Replay perceives the line again, so it is fed at the time it was perceived.
       const { at, source, line, reason, preview } = entering.rejected;
@@ -229,12 +230,35 @@ export class Persistence {
     }
     const now = this.agent!.runtime.now();
     const signal = entering.signal;
-    if (signal.type === 'command' && signal.command === 'save') this.snapshot('save command');
+    let snapshotFailed: string | undefined;
+    if (signal.type === 'command' && signal.command === 'save') snapshotFailed = this.trySnapshot('save command');
     else if (signal.type === 'heartbeat' && this.config.autoSaveMs > 0 && now - this.lastSaveAt >= this.config.autoSaveMs && this.lastAutoSaveWritten()) {
-      this.snapshot('auto-save');
-      this.autoSaveCommittedAt = this.sink.committed + this.sink.pending;
+      snapshotFailed = this.trySnapshot('auto-save');
+      if (snapshotFailed === undefined) this.autoSaveCommittedAt = this.sink.committed + this.sink.pending;
     }
-    this.recordSignal(now, signal.type, entering.pastMaxCycles ? { ...signal, meta: { ...signal.meta, ...pastMaxCycles } } : signal);
+    const marks: SignalMeta = { ...pastMaxCycles, ...(snapshotFailed === undefined ? {} : { snapshotFailed }) };
+    const marked: Signal = Object.keys(marks).length === 0 ? signal : { ...signal, meta: { ...signal.meta, ...marks } };
+    this.recordSignal(now, signal.type, marked);
+    // The pass takes the mark too: it reports the failure as the replay of this signal will.
+    return snapshotFailed === undefined ? undefined : { ...entering, signal: marked };
+  }
+
+  /**
+   * Takes a snapshot for `reason`; when the mind's state cannot be saved (a
+   * mind extension whose state does not serialise), says why instead. The
+   * next attempt is `autoSaveMs` later (or the next `save` command), and it
+   * rewrites every query table, since this one refreshed none.
+   */
+  private trySnapshot(reason: string): string | undefined {
+    try {
+      this.snapshot(reason);
+      return undefined;
+    } catch (error) {
+      this.lastSaveAt = this.agent!.runtime.now();
+      this.queryTables = new QueryTables(this.agent!.session);
+      const why = error instanceof Error ? error.message : String(error);
+      return `session ${this.agent!.session}: the ${reason}'s snapshot could not be taken (${why}); nothing was saved, and a resume starts from the previous snapshot and re-applies the signals recorded after it`;
+    }
   }
 
   /**
@@ -260,11 +284,12 @@ export class Persistence {
   private snapshot(reason: string): void {
     const agent = this.agent!;
     const state = agent.mind.toJSON();
-    const id = this.nextSnapshot++;
+    const id = this.nextSnapshot;
     const now = agent.runtime.now();
-    this.lastSaveAt = now;
     const row = { id, session: agent.session, at: now, cycle: state.cycle, signal_id: this.nextSignal - 1, reason, state };
     this.sink.insert('snapshots', row, [...this.queryTables!.refresh(id, state), pruneSnapshots(agent.session)]);
+    this.nextSnapshot++;
+    this.lastSaveAt = now;
   }
 }
 

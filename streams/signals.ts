@@ -17,6 +17,8 @@ export const SignalMeta = z
     line: z.number().int().positive().optional(),
     /** Set in a recording on the signal taken in after max cycles while input was still open (see `Entering`): a replay warns at its pass. */
     pastMaxCycles: z.literal(true).optional(),
+    /** Set by a recorder on the signal whose snapshot (a `save` command, an auto-save) could not be taken, saying why: its pass reports it as a critical `error`, and so does a replay. */
+    snapshotFailed: z.string().optional(),
   })
   .strict();
 export type SignalMeta = z.infer<typeof SignalMeta>;

@@ -122,6 +122,29 @@ test('the other options are checked for their kind, naming the option, before an
   t.notThrows(create({ scheduler: new VirtualTimeScheduler(), session: 's', mind: new Mind(), cycle: () => (c: unknown) => c, firstSeq: 7, replaying: false, onEnter: () => undefined }));
 });
 
+test('what an onEnter hook returns takes the pass only when it is the item of the same kind: a recorder\'s mark is reported, a push\'s count or a Map is ignored', (t) => {
+  const run = (onEnter: AgentOptions['onEnter']): AgentEvent[] => {
+    const scheduler = new VirtualTimeScheduler();
+    const agent = createTestAgent(scheduler, { config: { maxCycles: 1 }, onEnter });
+    const events: AgentEvent[] = [];
+    const events$ = agent.run();
+    events$.subscribe((e) => events.push(e));
+    events$.connect();
+    agent.inject({ type: 'fact', subject: 'Mars', predicate: 'has moon', object: 'Phobos' });
+    scheduler.flush();
+    return events;
+  };
+  const marked = run((entering) => ('signal' in entering ? { signal: { ...entering.signal, meta: { ...entering.signal.meta, snapshotFailed: 'no room' } } } : undefined));
+  t.like(marked.find((e) => e.kind === 'error'), { severity: 'critical', message: 'no room', rolledBack: false });
+  const seen: unknown[] = [];
+  const map = new Map<number, unknown>();
+  for (const onEnter of [(e: unknown) => seen.push(e), (e: unknown) => map.set(1, e), () => ({ rejected: 'not a rejection of this signal' })] as unknown as AgentOptions['onEnter'][]) {
+    const events = run(onEnter);
+    t.is(events.filter((e) => e.kind === 'error').length, 0);
+    t.like(events.find((e) => e.kind === 'fact'), { subject: 'Mars', added: true });
+  }
+});
+
 test('an onEnter hook that throws is a critical error event on the pass; the pass goes on and the run stops normally', (t) => {
   const scheduler = new VirtualTimeScheduler();
   const agent = createTestAgent(scheduler, {
