@@ -5,7 +5,9 @@
  * `tool "weather_lookup": danger: expected one of safe, cautious, dangerous,
  * critical, got "extreme"`, instead of breaking every cycle later (keywords
  * that are not a list), being silently never chosen (an unknown scoring
- * kind) or slipping past the critical-danger veto (an unknown danger level).
+ * kind) or slipping past the critical-danger veto (an unknown danger level),
+ * and a misspelt optional key (`consolidate: true`) is refused rather than
+ * ignored.
  */
 import { z } from 'zod';
 import { describeValue } from './describeValue.js';
@@ -25,9 +27,9 @@ const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === '
 const unitInterval = z.number().min(0).max(1);
 
 const ToolScoringShape = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('core'), base: fn }),
-  z.object({ kind: z.literal('semantic'), threshold: unitInterval, multiplier: z.number().positive() }),
-  z.object({ kind: z.literal('adaptive'), floor: unitInterval, base: fn }),
+  z.strictObject({ kind: z.literal('core'), base: fn }),
+  z.strictObject({ kind: z.literal('semantic'), threshold: unitInterval, multiplier: z.number().positive() }),
+  z.strictObject({ kind: z.literal('adaptive'), floor: unitInterval, base: fn }),
 ]);
 
 const ToolShape = z.object({
@@ -47,15 +49,38 @@ const ToolShape = z.object({
   execute: fn,
 });
 
+/** A tool written as an object literal has no other keys: one that is not a tool's is a misspelling (`consolidate: true`), silently ignored otherwise. */
+const PlainToolShape = ToolShape.strict();
+
 /**
  * Checks a tool definition, returning it unchanged; throws an Error naming
  * the tool and every problem (`tool "x": path: what was expected, got what`).
+ * An object literal (and a scoring) must not have keys a tool does not take;
+ * an instance of a class may keep its own state beside them.
  */
 export function validateTool<T extends Tool>(tool: T): T {
-  const parsed = ToolShape.safeParse(tool, { error: issueMessage });
+  const prototype = isObjectLike(tool) ? Object.getPrototypeOf(tool) : undefined;
+  const shape = prototype === Object.prototype || prototype === null ? PlainToolShape : ToolShape;
+  const parsed = shape.safeParse(tool, { error: issueMessage });
   if (parsed.success) return tool;
-  const problems = parsed.error.issues.map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message));
+  const problems = parsed.error.issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => `${[...issue.path, key].join('.')}: unknown key (${takenKeys(tool, issue.path.length > 0)})`)
+      : [issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message],
+  );
   throw new Error(`${toolLabel(tool)}: ${problems.join('; ')}`);
+}
+
+/** What a tool, or its scoring of the kind it has, takes: `a semantic scoring takes kind, threshold, multiplier`. */
+function takenKeys(tool: unknown, inScoring: boolean): string {
+  if (!inScoring) return `a tool takes ${Object.keys(ToolShape.shape).join(', ')}`;
+  const kind = (tool as { scoring: { kind: string } }).scoring.kind;
+  const scoring = ToolScoringShape.options.find((option) => option.shape.kind.value === kind)!;
+  return `a ${kind} scoring takes ${Object.keys(scoring.shape).join(', ')}`;
+}
+
+function isObjectLike(value: unknown): value is object {
+  return value !== null && typeof value === 'object';
 }
 
 /** How a tool is named in an error: its name, or (without a usable one) its description. */

@@ -78,3 +78,30 @@ for (const [what, base, said] of [
     t.true(decided.every((tool) => tool === 'weather_lookup'));
   });
 }
+
+test('a key a tool or its scoring does not take is refused, naming it and what is taken: a misspelt optional key was silently ignored', (t) => {
+  t.is(
+    refusal({ consolidate: true }),
+    'tool "weather_lookup": consolidate: unknown key (a tool takes name, description, keywords, danger, capabilities, input, scoring, consolidates, propose, execute)',
+  );
+  t.is(
+    refusal({ scoring: { kind: 'semantic', threshold: 0.3, multiplier: 1, floor: 0.1 } }),
+    'tool "weather_lookup": scoring.floor: unknown key (a semantic scoring takes kind, threshold, multiplier)',
+  );
+});
+
+test('an instance of a class may keep its own state beside a tool\'s keys', (t) => {
+  class CachingWeather {
+    readonly cache = new Map<string, string>();
+    readonly name = weather.name;
+    readonly description = weather.description;
+    readonly keywords = weather.keywords;
+    readonly danger = weather.danger;
+    readonly capabilities = weather.capabilities;
+    readonly input = weather.input;
+    readonly scoring = weather.scoring;
+    propose = weather.propose;
+    execute = weather.execute;
+  }
+  t.notThrows(() => new ToolRegistry().register(new CachingWeather() as Tool));
+});
