@@ -131,7 +131,7 @@ class PassGuard {
   repeated(cycle: Cycle): Cycle {
     if (this.warnedRepeated) return cycle;
     this.warnedRepeated = true;
-    const message = `the cycle operator emitted this ${cycle.signal.type} pass more than once (a mergeMap or repeat between stages?): only its first emission counts, and so for later passes, without another warning`;
+    const message = `the cycle operator emitted this ${cycle.signal.type} pass more than once (a mergeMap or repeat between stages?): only its first emission counts, and the stages after it pass a cycle they have already run on through unchanged (its tool is not run again); so for later passes, without another warning`;
     record(this.runtime, cycle, 'warning', { message });
     return cycle;
   }

@@ -12,7 +12,9 @@
  * splits the run in two.
  *
  * Cycles leave in the order they came: while a stage waits on a promise, the
- * cycles behind it wait too. A step that throws (or a promise that rejects)
+ * cycles behind it wait too. A cycle that comes again (an operator before the
+ * stages emitted it twice: a `mergeMap`, a `repeat`) passes through unchanged:
+ * its steps ran once, so its tool is not run twice. A step that throws (or a promise that rejects)
  * errors the stream, as `map` would; `recover` turns that into an event.
  *
  *   cycles:      --a--b--|
@@ -68,6 +70,8 @@ class Stages extends Observable<Cycle> {
 /** Runs each cycle from upstream through the steps, in order: while one waits on a promise, the cycles behind it queue. */
 class StagesObserver {
   private readonly queued: Cycle[] = [];
+  /** The cycles the steps have run on (weakly: a long stream of cycles is not kept). */
+  private readonly ran = new WeakSet<Cycle>();
   private waiting = false;
   private upstreamDone = false;
   private readonly stopped = () => this.subscriber.closed;
@@ -92,6 +96,11 @@ class StagesObserver {
   }
 
   private run(cycle: Cycle): void {
+    if (this.ran.has(cycle)) {
+      this.subscriber.next(cycle);
+      return;
+    }
+    this.ran.add(cycle);
     let out: Cycle | Promise<Cycle>;
     try {
       out = runSteps(cycle, this.steps, this.stopped);

@@ -2,6 +2,8 @@ import test from 'ava';
 import { filter, mergeMap, of, pipe, take } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { Mind } from '../mind/mind.js';
+import type { Tool } from '../mind/tool.js';
+import { builtinTools } from '../mind/tools/index.js';
 import type { AgentOptions } from '../streams/createAgent.js';
 import type { AgentEvent } from '../streams/events.js';
 import { agentEvents, createTestAgent, goalStimulus, stimulus } from '../streams/testing.js';
@@ -53,10 +55,25 @@ test('a custom cycle without decide: the driver waits for signals instead of spi
 test('a custom cycle that emits a pass twice ends it once, warning once: its events are not doubled and no loop is made up', (t) => {
   const events = runBounded({ config: { maxCycles: 3 }, cycle: (s) => pipe(s.observe, s.orient, s.decide, s.act, mergeMap((c) => of(c, c))) });
   t.deepEqual(warnings(events), [
-    'the cycle operator emitted this goal pass more than once (a mergeMap or repeat between stages?): only its first emission counts, and so for later passes, without another warning',
+    'the cycle operator emitted this goal pass more than once (a mergeMap or repeat between stages?): only its first emission counts, and the stages after it pass a cycle they have already run on through unchanged (its tool is not run again); so for later passes, without another warning',
   ]);
   const seqsOf = (kind: string) => events.filter((e) => e.kind === kind).length;
   t.is(seqsOf('action'), 3, 'one action per cycle');
   t.is(seqsOf('loop'), 0, 'no loop from actions seen twice');
+  t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'max cycles reached', cycles: 3 });
+});
+
+test('a custom cycle that emits a pass twice before act runs its tool once per pass: the stages after it pass the repeated cycle through', (t) => {
+  let runs = 0;
+  const counted = builtinTools().map((tool): Tool => ({ ...tool, execute: (input, ctx) => (runs++, tool.execute(input, ctx)) }));
+  const events = runBounded({
+    mind: new Mind({ tools: counted }),
+    config: { maxCycles: 3 },
+    cycle: (s) => pipe(s.observe, s.orient, s.decide, mergeMap((c) => of(c, c)), s.act, s.consolidate),
+  });
+  t.is(warnings(events).length, 1);
+  const actions = events.filter((e) => e.kind === 'action');
+  t.is(actions.length, 3, 'one action per cycle');
+  t.is(runs, 3, 'the tool ran once per cycle, not twice');
   t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'max cycles reached', cycles: 3 });
 });
