@@ -8,9 +8,16 @@
  * pass bypasses it. createAgent wraps every
  * watcher, built-in or given, in it, built with {@link buildWatcher}.
  *
+ * A watcher passes each pass on as it comes, once (a `map`, a `tap`; it may
+ * pass on a changed copy). A pass it does not pass on at once (a `filter`, a
+ * `delay`) goes on without the watcher's changes, and anything it emits beyond
+ * that (a second emission, a late one) is ignored, so no pass's events are
+ * lost or doubled; each, the first time, with a `warning` naming the watcher.
+ *
  *   passes:                         --a--b--c--|
  *   isolateWatcher(w throws on b):  --a--b'-c--|   (b': b plus the error event; c skips w)
  *   isolateWatcher(first()):        --a-e--b--c--|  (e: a synthetic pass carrying the error event)
+ *   isolateWatcher(filter(≠b)):     --a--b'-c--|   (b': b plus the warning, the first time)
  */
 import { Observable, Subject, throwError, type OperatorFunction, type Subscription } from 'rxjs';
 import { describeValue } from '../mind/describeValue.js';
@@ -37,14 +44,28 @@ export function isolateWatcher(runtime: Runtime, watcher: OperatorFunction<Cycle
         if (sourceEnded) subscriber.complete();
       };
       const failure = (error: unknown): void => drop(`failed: ${error instanceof Error ? error.message : String(error)}`);
+      const warned = { held: false, extra: false };
+      /** Warns once per kind of misuse, on `cycle`. */
+      const warn = (kind: keyof typeof warned, cycle: Cycle, message: string): Cycle => {
+        if (warned[kind]) return cycle;
+        warned[kind] = true;
+        record(runtime, cycle, 'warning', { message: `watcher ${name} ${message}, without another warning` });
+        return cycle;
+      };
       let watched: Subscription | undefined;
       try {
         // An operator may throw as it is applied or subscribed (or not be one): it fails before any pass.
         if (typeof watcher !== 'function') throw new TypeError(`its factory returned ${describeValue(watcher)}, not an operator function`);
         watched = feed.pipe(watcher).subscribe({
           next: (cycle) => {
-            if (cycle === entering) entering = undefined;
-            subscriber.next(cycle);
+            if (entering !== undefined) {
+              entering = undefined;
+              subscriber.next(cycle);
+            } else if (!warned.extra) {
+              // Only the warning goes on: the pass this emission repeats (or came late for) has gone on already.
+              const message = `emitted a pass beyond the one it was given (a mergeMap, a delay?): it is ignored, and so are later ones`;
+              subscriber.next(warn('extra', { signal: cycle.signal, events: [] }, message));
+            }
           },
           error: failure,
           complete: () => (sourceEnded ? subscriber.complete() : drop('completed before the run ended')),
@@ -57,7 +78,9 @@ export function isolateWatcher(runtime: Runtime, watcher: OperatorFunction<Cycle
           if (failed) return subscriber.next(cycle);
           entering = cycle;
           feed.next(cycle);
+          if (entering === undefined) return;
           entering = undefined;
+          subscriber.next(warn('held', cycle, `did not pass on this ${cycle.signal.type} pass as it came (a filter, a delay?): it goes on without the watcher, and so do later ones it holds back`));
         },
         error: (error: unknown) => subscriber.error(error),
         complete: () => {

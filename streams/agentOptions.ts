@@ -67,6 +67,9 @@ export interface AgentOptions {
    * or completes early (e.g. `first()`) is dropped from the chain for the rest
    * of the run: a critical `error` event names it (`watchers[2] (name)`), the
    * pass it failed on goes on, and later passes bypass it; the run carries on.
+   * A watcher passes each pass on as it comes, once (a `map`, a `tap`): one
+   * it filters out or holds back goes on without it, and what it emits
+   * beyond that is ignored, each with a `warning` the first time.
    */
   watchers?: Watcher[];
   /** Skills run before act, in descending priority, after the built-in policy skill (priority 100). */

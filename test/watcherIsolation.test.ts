@@ -1,5 +1,5 @@
 import test from 'ava';
-import { map, tap } from 'rxjs';
+import { delay, filter, map, mergeMap, of, tap } from 'rxjs';
 import type { AgentEvent } from '../streams/events.js';
 import { runGoal } from './helpers/agentRuns.js';
 import type { AgentOptions } from '../streams/createAgent.js';
@@ -78,4 +78,35 @@ test('a watcher whose factory throws is dropped before any pass, named; createAg
     message: 'watcher watchers[0] (unbuildable) failed: its factory threw: no state to watch; it is dropped for the rest of the run',
   });
   t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'max cycles reached', cycles: 6 });
+});
+
+/** The run's events but the warnings, as kind@cycle, to compare runs. */
+const shape = (events: AgentEvent[]) => events.filter((e) => e.kind !== 'warning').map((e) => `${e.kind}@${e.cycle}`);
+const warnings = (events: AgentEvent[]) => events.flatMap((e) => (e.kind === 'warning' ? [e.message] : []));
+
+test('a watcher that filters passes out loses none of their events: each goes on without it, with one warning naming it', (t) => {
+  const plain = run(t, {});
+  const events = run(t, { watchers: [function onlyDecisions() { return filter((c) => c.decision !== undefined); }] });
+  t.deepEqual(shape(events), shape(plain));
+  t.deepEqual(warnings(events), [
+    'watcher watchers[0] (onlyDecisions) did not pass on this goal pass as it came (a filter, a delay?): it goes on without the watcher, and so do later ones it holds back, without another warning',
+  ]);
+});
+
+test('a watcher that emits a pass twice, or late, doubles no event: what it emits beyond each pass is ignored, with one warning naming it', (t) => {
+  const plain = run(t, {});
+  const twice = run(t, { watchers: [() => mergeMap((c) => of(c, c))] });
+  t.deepEqual(shape(twice), shape(plain));
+  t.deepEqual(warnings(twice), ['watcher watchers[0] emitted a pass beyond the one it was given (a mergeMap, a delay?): it is ignored, and so are later ones, without another warning']);
+
+  const late = run(t, { watchers: [() => delay(1)] });
+  t.deepEqual(shape(late), shape(plain));
+  t.is(warnings(late).length, 2, 'held back, then emitted late');
+  t.like(late.at(-1), { kind: 'session', state: 'stopped', cycles: 6 });
+});
+
+test('a watcher that passes on a changed copy of each pass is taken at its word', (t) => {
+  const events = run(t, { watchers: [() => map((c) => ({ ...c, events: [...c.events] }))] });
+  t.deepEqual(warnings(events), []);
+  t.deepEqual(shape(events), shape(run(t, {})));
 });
