@@ -2,7 +2,8 @@
  * abandonable: lets the run give up on a pass that is still waiting (on a
  * tool) when it stops. When `runtime.abandon$` emits, the pass's
  * subscription is cut (its late result is discarded) and a pass reporting
- * the abandonment takes its place: a transient `error` event. A pass whose
+ * the abandonment takes its place: a transient `error` event naming the tool
+ * it waited on (`runtime.waitingOn`), if it was a tool. A pass whose
  * synchronous part finishes it is never affected (and never listens).
  *
  *   pass:                 --~~~~~~~~c--|    (waiting on a tool)
@@ -36,15 +37,19 @@ export function abandonable(runtime: Runtime, signal: Signal): OperatorFunction<
     });
 }
 
-/** The pass that reports a pass abandoned while it waited on a tool, because the run stopped. */
+/** The pass that reports a pass abandoned while it waited (on a tool, named, or on a stage's promise), because the run stopped. */
 function abandonedPass(runtime: Runtime, signal: Signal): Cycle {
   const cycle: Cycle = { signal, events: [] };
+  const waited = runtime.waitingOn;
+  runtime.waitingOn = undefined;
+  const on = waited ? `tool ${waited.tool} (for goal ${waited.goalId})` : 'a stage (its promise)';
   record(runtime, cycle, 'error', {
     severity: 'transient',
-    message: 'abandoned: the run stopped while the pass was waiting on a tool; its result is discarded',
+    message: `abandoned: the run stopped while the pass was waiting on ${on}; its result is discarded`,
     rolledBack: false,
     signalType: signal.type,
     depth: signal.depth,
+    ...(waited ? { tool: waited.tool } : {}),
   });
   return cycle;
 }

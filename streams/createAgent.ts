@@ -14,7 +14,7 @@
  * on a `stop` command, or on `agent.stop()`: sources stop first, in-flight
  * work drains, then the event stream completes (sinks flush on completion).
  * A pass still waiting on a tool once the stopping task is over is abandoned
- * (`runtime.abandon$`): a transient `error` event says so, and the tool's late
+ * (`runtime.abandon$`): a transient `error` event says so, naming the tool, and its late
  * result is discarded.
  *
  * Options are checked at once: a bad one throws, naming it (`watchers[0] is

@@ -29,6 +29,8 @@ export interface Runtime {
    * result discarded.
    */
   readonly abandon$: Subject<void>;
+  /** The tool the pass in flight waits on, while it does (act sets it): a pass abandoned meanwhile names it. */
+  waitingOn: { tool: string; goalId: string } | undefined;
   /** True while a recording is re-run (replay, crash recovery): tools must not act on the world again (see `ToolContext.replaying`). */
   readonly replaying: boolean;
 }
@@ -50,6 +52,7 @@ export function createRuntime(options: {
     now: options.now ?? (() => scheduler.now()),
     commands: commandTable(options.commands ?? []),
     abandon$: new Subject<void>(),
+    waitingOn: undefined,
     replaying: options.replaying ?? false,
   };
 }

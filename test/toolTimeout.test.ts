@@ -1,5 +1,6 @@
 import test from 'ava';
-import { VirtualTimeScheduler } from 'rxjs';
+import { pipe, VirtualTimeScheduler } from 'rxjs';
+import { stage } from '../operators/stage.js';
 import type { ToolOutput } from '../mind/tool.js';
 import { AgentConfig, type AgentConfigInput } from '../streams/config.js';
 import type { AgentEvent } from '../streams/events.js';
@@ -51,8 +52,37 @@ test('agent.stop() completes the run while a tool is in flight (no timeout): the
   run.agent.stop('SIGTERM');
   await drain(run.scheduler);
   t.true(run.completed, 'the run ends');
-  t.like(events.at(-2), { kind: 'error', severity: 'transient', message: 'abandoned: the run stopped while the pass was waiting on a tool; its result is discarded', signalType: 'tick' });
+  t.like(events.at(-2), {
+    kind: 'error',
+    severity: 'transient',
+    message: 'abandoned: the run stopped while the pass was waiting on tool hang (for goal goal-1); its result is discarded',
+    tool: 'hang',
+    signalType: 'tick',
+  });
   t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'SIGTERM' });
+});
+
+test('a pass abandoned while a stage of a custom cycle waits names no tool, even after a tool timed out earlier', async (t) => {
+  const scheduler = new VirtualTimeScheduler();
+  let ticks = 0;
+  const agent = createTestAgent(scheduler, {
+    tools: [hanging()],
+    config: { toolTimeoutMs: 1_000, stallThreshold: 1_000_000 },
+    // The first tick's tool times out; the second tick waits in a stage that never settles.
+    cycle: (s) => pipe(s.observe, s.orient, s.decide, stage((cycle) => (cycle.signal.type === 'tick' && ++ticks === 2 ? new Promise<never>(() => {}) : cycle)), s.act),
+  });
+  const events: AgentEvent[] = [];
+  const events$ = agent.run({ inputs: [], keepAlive: true });
+  events$.subscribe((e) => events.push(e));
+  events$.connect();
+  agent.inject({ type: 'goal', description: 'Hang around', priority: 5, depth: 0, meta: {} });
+  await drain(scheduler);
+  t.true(events.some((e) => e.kind === 'error' && e.message === 'hang: timed out after 1000 ms'));
+  agent.stop('SIGTERM');
+  await drain(scheduler);
+  const abandoned = events.at(-2) as Extract<AgentEvent, { kind: 'error' }>;
+  t.like(abandoned, { kind: 'error', message: 'abandoned: the run stopped while the pass was waiting on a stage (its promise); its result is discarded' });
+  t.false('tool' in abandoned);
 });
 
 test('toolTimeoutMs defaults to 30 s and is capped like the other periods', (t) => {
