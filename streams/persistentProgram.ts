@@ -10,31 +10,31 @@ import type { StartUp } from './startUp.js';
 
 /**
  * Opens the store and starts the program on it: resumes the latest session
- * unless `fresh` (saying so through `log`), or fails when `requireSession` and
- * the store is missing or holds no session (`ooda resume`). Until the program
- * starts, an interrupted `startUp` stops the opening (see
- * {@link PersistenceContext.startUp}).
+ * unless `fresh` (saying so through `log`, followed by `resumeHint` in
+ * parentheses when given: the CLI's `--fresh starts a new mind`), or fails
+ * when `requireSession` and the store is missing or holds no session (`ooda
+ * resume`). Until the program starts, an interrupted `startUp` stops the
+ * opening (see {@link PersistenceContext.startUp}).
  */
 export async function startPersistentProgram(
   program: ProgramOptions,
-  store: Omit<PersistenceOptions, 'fresh'> & { fresh?: boolean; requireSession?: boolean; resumeConfig?: PersistenceContext['resumeConfig'] },
+  store: Omit<PersistenceOptions, 'fresh'> & { fresh?: boolean; requireSession?: boolean; resumeHint?: string; resumeConfig?: PersistenceContext['resumeConfig'] },
   io: ProgramIO,
   log: (line: string) => void,
   startUp?: StartUp,
 ): Promise<RunningProgram> {
-  const { resumeConfig, ...opening } = store;
+  const { resumeConfig, resumeHint, requireSession, ...opening } = store;
   const persistence = await Persistence.open(
-    { ...opening, fresh: store.fresh ?? false, access: store.requireSession ? 'existing' : 'create' },
+    { ...opening, fresh: store.fresh ?? false, access: requireSession ? 'existing' : 'create' },
     { session: program.session, config: program.config, log, startUp, ...(resumeConfig ? { resumeConfig } : {}), ...(program.agent ? { agent: program.agent } : {}) },
   );
   const { resumed } = persistence;
-  if (store.requireSession && !resumed) {
+  if (requireSession && !resumed) {
     await persistence.store.close();
     throw new StoreError(`store: ${store.db} holds no session to resume (start one with 'ooda run --db ${store.db}')`, 'NO_SESSION');
   }
   if (resumed) {
-    // Only `run` resumes implicitly; `resume` and `consolidate` asked for it.
-    const hint = store.requireSession ? '' : ' (--fresh starts a new mind)';
+    const hint = resumeHint === undefined ? '' : ` (${resumeHint})`;
     log(`${store.db} holds session ${resumed.from}: resuming it at cycle ${resumed.cycle} as session ${program.session}${hint}`);
   }
   return startProgram({ ...program, config: persistence.config, persistence }, io);

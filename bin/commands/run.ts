@@ -138,7 +138,9 @@ export async function startRun({ options, ws, store, heartbeatFlag }: ReturnType
       startUp.check();
       return startProgram(withWs, io);
     }
-    const program = await startPersistentProgram(withWs, { ...store, requireSession }, io, log, startUp);
+    // Only `run` resumes implicitly; `resume` asked for it.
+    const resumeHint = requireSession ? {} : { resumeHint: '--fresh starts a new mind' };
+    const program = await startPersistentProgram(withWs, { ...store, requireSession, ...resumeHint }, io, log, startUp);
     warnAutoSaveOff(program.agent.config, heartbeatFlag);
     return program;
   } catch (error) {
