@@ -88,7 +88,7 @@ let retryMs = 500;
 let downReason = '';
 let requestSeq = 0;
 const pending = new Map();
-// When the last frame arrived, and the server's keepalive interval (its default until it says).
+// When the last frame arrived, and the server's keepalive interval (it says as the page connects; 0: none, so silence is not staleness).
 let lastFrameAt = 0;
 let keepaliveMs = 5000;
 
@@ -122,7 +122,7 @@ function connect() {
 
 /** Marks an open connection stale when no frame (not even a keepalive) came for a few intervals. */
 function checkStale() {
-  if (!socket || socket.readyState !== WebSocket.OPEN) return;
+  if (!socket || socket.readyState !== WebSocket.OPEN || keepaliveMs === 0) return;
   const silentMs = performance.now() - lastFrameAt;
   if (silentMs > keepaliveMs * STALE_INTERVALS) setConnection('stale', `stale · no data for ${Math.floor(silentMs / 1000)}s`);
 }

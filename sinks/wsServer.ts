@@ -11,7 +11,9 @@
  * lives on. Ping/pong every `pingIntervalMs` drops peers that answered
  * neither of the last two pings. Every `keepaliveMs` each client gets a
  * `keepalive` message, so a browser (which cannot see pings) can tell a
- * silent server from a quiet one.
+ * silent server from a quiet one; it gets one as it connects too, after what
+ * the listeners sent it first (the sink's snapshot), saying the interval
+ * (`intervalMs: 0`: none will come, so silence means nothing).
  * Event delivery is the sink's job (sinks/toWebSocket.ts).
  *
  * Bound to 127.0.0.1 unless `host` says otherwise; on a loopback host every
@@ -129,6 +131,8 @@ export class WsServer implements SignalChannel {
   private readonly http: Server;
   private readonly pinger: NodeJS.Timeout;
   private readonly keepalive: NodeJS.Timeout | undefined;
+  /** The keepalive message, as text. */
+  private readonly keepaliveFrame: string;
   private readonly dashboardDir: string;
   private readonly closeTimeoutMs: number;
   private connected = 0;
@@ -163,10 +167,10 @@ export class WsServer implements SignalChannel {
     this.pinger = setInterval(() => this.ping(), options.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS);
     this.pinger.unref();
     const keepaliveMs = options.keepaliveMs ?? DEFAULT_KEEPALIVE_MS;
+    this.keepaliveFrame = JSON.stringify({ type: 'keepalive', intervalMs: keepaliveMs } satisfies Keepalive);
     if (keepaliveMs > 0) {
-      const frame = JSON.stringify({ type: 'keepalive', intervalMs: keepaliveMs } satisfies Keepalive);
       this.keepalive = setInterval(() => {
-        for (const connection of this.connections) connection.send(frame);
+        for (const connection of this.connections) connection.send(this.keepaliveFrame);
       }, keepaliveMs);
       this.keepalive.unref();
     }
@@ -259,6 +263,7 @@ export class WsServer implements SignalChannel {
       for (const teardown of connection.teardowns.splice(0)) teardown();
     });
     for (const listener of this.listeners) this.attach(connection, listener);
+    connection.send(this.keepaliveFrame);
   }
 
   /**

@@ -207,6 +207,21 @@ test('in Chromium: a server that sends nothing, not even keepalives, shows as st
   t.regex(states.at(-1)!, /^live: live$/);
 });
 
+test('in Chromium: with keepaliveMs 0 a quiet connection never shows as stale: the server says so as the page connects', async (t) => {
+  const { page } = await pageOnQuietServer(t, { keepaliveMs: 0 }, 'quiet');
+  await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
+  await page.locator('#session', { hasText: 'quiet' }).waitFor({ timeout: 10_000 });
+  await page.evaluate(() => {
+    const conn = document.getElementById('conn')!;
+    const seen: string[] = ((window as any).connStates = []);
+    new MutationObserver(() => seen.push(`${conn.dataset.state}: ${conn.textContent}`)).observe(conn, { attributes: true, subtree: true, childList: true, characterData: true });
+  });
+  // Longer than the 2.5 default intervals (12.5 s) the page assumed before the server told it.
+  await new Promise((resolve) => setTimeout(resolve, 13_500));
+  t.deepEqual(await page.evaluate(() => (window as any).connStates), []);
+  t.is(await page.locator('#conn').getAttribute('data-state'), 'live');
+});
+
 test('in Chromium: the add-goal form sends an empty priority as the default, names a bad one, and clears once accepted', async (t) => {
   const agent = await startAgent(t, 0, 'dash-form');
   const browser = await launch(t);

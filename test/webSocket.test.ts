@@ -271,6 +271,24 @@ test('every client gets a keepalive message every keepaliveMs, events or not', a
   t.deepEqual(raw[0], { type: 'keepalive', intervalMs: 100 });
 });
 
+test('a client gets a keepalive as it connects, after the snapshot, saying the interval: 0 when none will follow', async (t) => {
+  for (const keepaliveMs of [60_000, 0]) {
+    const server = await WsServer.listen({ port: 0, token: TOKEN, keepaliveMs });
+    t.teardown(() => server.close());
+    const events$ = new Subject<AgentEvent>();
+    events$.subscribe(toWebSocket(server, { snapshot: () => ({ type: 'snapshot', session: 'quiet', cycle: 0, paused: false, goals: [], memory: { size: 0, capacity: 100, pressure: 0, recent: [] }, decisions: [], episodes: 0, facts: 0 }) }));
+    const c = client(t, server.wsUrl);
+    const raw: any[] = [];
+    c.socket.on('message', (data) => raw.push(JSON.parse(String(data))));
+    await until(() => c.keepalives >= 1, 'the keepalive on connect');
+    t.deepEqual(
+      raw.map((m) => m.type),
+      ['snapshot', 'keepalive'],
+    );
+    t.deepEqual(raw[1], { type: 'keepalive', intervalMs: keepaliveMs });
+  }
+});
+
 test('when the agent stops, clients are closed with 1001 and the server closes', async (t) => {
   const { program, server } = await startLive(t, []);
   const c = client(t, server.wsUrl);
