@@ -188,15 +188,20 @@ async function pageOnQuietServer(t: ExecutionContext, options: Partial<WsServerO
   return { server, page };
 }
 
-test('in Chromium: a server that sends nothing, not even keepalives, shows as stale until data flows again', async (t) => {
-  const { page } = await pageOnQuietServer(t, { keepaliveMs: 400 }, 'frozen');
-  await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
-  await page.locator('#session', { hasText: 'frozen' }).waitFor({ timeout: 10_000 });
+/** Records each change of the page's connection status from now on, as `state: text`, in `window.connStates`. */
+async function recordConnectionStates(page: Page): Promise<void> {
   await page.evaluate(() => {
     const conn = document.getElementById('conn')!;
     const seen: string[] = ((window as any).connStates = []);
     new MutationObserver(() => seen.push(`${conn.dataset.state}: ${conn.textContent}`)).observe(conn, { attributes: true, subtree: true, childList: true, characterData: true });
   });
+}
+
+test('in Chromium: a server that sends nothing, not even keepalives, shows as stale until data flows again', async (t) => {
+  const { page } = await pageOnQuietServer(t, { keepaliveMs: 400 }, 'frozen');
+  await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
+  await page.locator('#session', { hasText: 'frozen' }).waitFor({ timeout: 10_000 });
+  await recordConnectionStates(page);
   await new Promise((resolve) => setTimeout(resolve, 1000));
   t.deepEqual(await page.evaluate(() => (window as any).connStates), [], 'keepalives keep a quiet connection live');
   // Freeze this process (the server) for 3 s, as SIGSTOP would; the browser runs on.
@@ -211,11 +216,7 @@ test('in Chromium: with keepaliveMs 0 a quiet connection never shows as stale: t
   const { page } = await pageOnQuietServer(t, { keepaliveMs: 0 }, 'quiet');
   await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
   await page.locator('#session', { hasText: 'quiet' }).waitFor({ timeout: 10_000 });
-  await page.evaluate(() => {
-    const conn = document.getElementById('conn')!;
-    const seen: string[] = ((window as any).connStates = []);
-    new MutationObserver(() => seen.push(`${conn.dataset.state}: ${conn.textContent}`)).observe(conn, { attributes: true, subtree: true, childList: true, characterData: true });
-  });
+  await recordConnectionStates(page);
   // Longer than the 2.5 default intervals (12.5 s) the page assumed before the server told it.
   await new Promise((resolve) => setTimeout(resolve, 13_500));
   t.deepEqual(await page.evaluate(() => (window as any).connStates), []);
