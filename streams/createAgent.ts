@@ -118,7 +118,8 @@ export interface Agent {
    * breaks the stream (see streams/injection.ts). A missing `depth` is 0 and
    * a missing `meta` is `{ source: 'inject' }`; a value that is not an
    * object, whose `type` is no signal type, whose envelope is malformed,
-   * that (for goal, fact, input, sensor, command) fails the signal schema, or
+   * that (for goal, fact, input, sensor, command) fails the signal schema,
+   * that names a command the agent has no handler for, or
    * whose body (for heartbeat, feedback, error) lacks a field its events carry
    * becomes a `rejected` event (source `inject`) naming what was wrong, as
    * perceive reports bad input.
@@ -445,7 +446,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
     run,
     stop: (reason = 'stopped') => stopRun(reason),
     inject: (value) => {
-      const admitted = admitInjected(value);
+      const admitted = admitInjected(value, runtime.commands);
       return injectEntering(admitted.ok ? { signal: admitted.signal } : perceived({ source: 'inject', problem: admitted.reason })) && admitted.ok;
     },
   };

@@ -6,16 +6,18 @@
  * the wrong kind is refused with a reason, and a signal of an external type
  * (goal, fact, input, sensor, command) must pass the schema signals from
  * outside pass ({@link validateSignal}, whose wording the reasons share:
- * `invalid goal signal: description: …`), one of the runtime's own types the
- * shape of its body (streams/internalSignalShapes.ts: a heartbeat's `beat`,
- * an error's `message` and `severity`). A missing `depth` is 0 and a
+ * `invalid goal signal: description: …`) and, for a command, name one the
+ * agent has a handler for ({@link unknownCommand}, as perceive checks it);
+ * one of the runtime's own types must have the shape of its body
+ * (streams/internalSignalShapes.ts: a heartbeat's `beat`, an error's
+ * `message` and `severity`). A missing `depth` is 0 and a
  * missing `meta` is `{ source: 'inject' }`.
  */
 import { describeValue } from '../mind/describeValue.js';
 import { internalBodyProblem, type InternalInjectableType } from './internalSignalShapes.js';
 import { isObject } from './isObject.js';
 import { EXTERNAL_SIGNAL_TYPES, type InternalSignal, type Signal } from './signals.js';
-import { signalTypeProblem, validateSignal } from './validateSignal.js';
+import { signalTypeProblem, unknownCommand, validateSignal } from './validateSignal.js';
 
 /** The runtime's own signal types inject accepts (`rejected` only reports a rejection, it is not injected). */
 const INTERNAL_TYPES: Record<Exclude<InternalSignal['type'], 'rejected'>, true> = { tick: true, heartbeat: true, feedback: true, error: true };
@@ -27,8 +29,8 @@ const EXTERNAL: ReadonlySet<unknown> = new Set(EXTERNAL_SIGNAL_TYPES);
 
 export type Injection = { ok: true; signal: Signal } | { ok: false; reason: string };
 
-/** Admits a value given to inject as a signal (a copy with its envelope defaults), or says why not. */
-export function admitInjected(value: unknown): Injection {
+/** Admits a value given to inject as a signal (a copy with its envelope defaults), or says why not; `commands` are the agent's. */
+export function admitInjected(value: unknown, commands: ReadonlyMap<string, unknown>): Injection {
   if (!isObject(value)) return refuse(`expected a signal object with a "type" field, got ${describeValue(value)}`);
   const { type, depth = 0, meta = { source: 'inject' }, at, ...body } = value;
   if (!TYPES.has(type)) return refuse(signalTypeProblem(type, INJECTABLE_TYPES));
@@ -42,6 +44,8 @@ export function admitInjected(value: unknown): Injection {
   // The schema sets the defaults (a goal's priority, …); the envelope is inject's.
   const validated = validateSignal({ type, ...body });
   if (!validated.ok) return refuse(validated.reason);
+  const unknown = unknownCommand(validated.signal, commands);
+  if (unknown) return refuse(unknown);
   return { ok: true, signal: { ...validated.signal, depth: depth as number, meta, ...(at === undefined ? {} : { at: at as number }) } };
 }
 

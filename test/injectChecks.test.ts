@@ -102,3 +102,12 @@ test("an internal signal whose body lacks a field its events carry is a rejected
   t.false(events.some((e) => e.kind === 'error'), 'no error event with a made-up severity');
   t.like(events.find((e) => e.kind === 'heartbeat'), { beat: 3 });
 });
+
+test('a command the agent has no handler for is rejected, naming the accepted ones, as perceive rejects it', (t) => {
+  const { answers, events } = injectAll({ type: 'command', command: 'stpo' }, { type: 'command', command: 'status' });
+  t.deepEqual(answers, [false, true]);
+  t.deepEqual(rejections(events), [
+    { source: 'inject', reason: 'invalid command signal: command: Invalid option "stpo": expected one of "pause"|"resume"|"status"|"consolidate"|"reflect"|"plan"|"stop"' },
+  ]);
+  t.deepEqual(events.filter((e) => e.kind === 'command').map((e) => e.command), ['status']);
+});
