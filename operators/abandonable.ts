@@ -2,8 +2,10 @@
  * abandonable: lets the run give up on a pass that is still waiting (on a
  * tool) when it stops. When `runtime.abandon$` emits, the pass's
  * subscription is cut (its late result is discarded) and a pass reporting
- * the abandonment takes its place: a transient `error` event naming the tool
- * it waited on (`runtime.waitingOn`), if it was a tool. A pass whose
+ * the abandonment takes its place: the events the pass recorded before it
+ * waited on a tool (its observation, decision, …: the mind keeps what they
+ * report), then a transient `error` event naming the tool it waited on
+ * (`runtime.waitingOn`), if it was a tool. A pass whose
  * synchronous part finishes it is never affected (and never listens).
  *
  *   pass:                 --~~~~~~~~c--|    (waiting on a tool)
@@ -39,8 +41,9 @@ export function abandonable(runtime: Runtime, signal: Signal): OperatorFunction<
 
 /** The pass that reports a pass abandoned while it waited (on a tool, named, or on a stage's promise), because the run stopped. */
 function abandonedPass(runtime: Runtime, signal: Signal): Cycle {
-  const cycle: Cycle = { signal, events: [] };
   const waited = runtime.waitingOn;
+  // What the pass recorded before it waited (its decision, …) stands: the mind kept it.
+  const cycle: Cycle = { signal, events: [...(waited?.events ?? [])] };
   runtime.waitingOn = undefined;
   const on = waited ? `tool ${waited.tool} (for goal ${waited.goalId})` : 'a stage (its promise)';
   record(runtime, cycle, 'error', {

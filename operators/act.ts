@@ -41,7 +41,7 @@ export function actStage(runtime: Runtime, cycle: Cycle): Cycle | Promise<Cycle>
     throw failed(runtime, cycle, decision, error);
   }
   if (output instanceof Promise) {
-    return settled(runtime, decision.tool, cycle.goal.id, output).then(
+    return settled(runtime, cycle, decision.tool, output).then(
       (settled) => finish(runtime, cycle, decision, { kind: 'ok', output: settled }),
       (error: unknown) => {
         throw failed(runtime, cycle, decision, error);
@@ -54,13 +54,14 @@ export function actStage(runtime: Runtime, cycle: Cycle): Cycle | Promise<Cycle>
 /**
  * The tool's promise, failing with a ToolFailure once `toolTimeoutMs` passes
  * on the scheduler first; never settling once the run abandons the pass.
- * Meanwhile `runtime.waitingOn` names the tool, for the abandoned pass.
+ * Meanwhile `runtime.waitingOn` names the tool and holds the pass's events
+ * so far, for the abandoned pass.
  */
-function settled(runtime: Runtime, tool: string, goalId: string, output: Promise<ToolOutput>): Promise<ToolOutput> {
+function settled(runtime: Runtime, cycle: Cycle, tool: string, output: Promise<ToolOutput>): Promise<ToolOutput> {
   const ms = runtime.config.toolTimeoutMs;
   const tooLate = () => throwError(() => new ToolFailure(tool, `timed out after ${ms} ms`));
   const waited$ = ms === 0 ? from(output) : from(output).pipe(timeout({ first: ms, scheduler: runtime.scheduler, with: tooLate }));
-  runtime.waitingOn = { tool, goalId };
+  runtime.waitingOn = { tool, goalId: cycle.goal!.id, events: cycle.events };
   const done = () => (runtime.waitingOn = undefined);
   return new Promise((resolve, reject) =>
     waited$.pipe(takeUntil(runtime.abandon$)).subscribe({ next: (value) => (done(), resolve(value)), error: (error: unknown) => (done(), reject(error)) }),

@@ -8,6 +8,7 @@ import type { Mind } from '../mind/mind.js';
 import { commandTable } from './commandTable.js';
 import type { AgentConfig } from './config.js';
 import type { Cycle } from './cycle.js';
+import type { Draft } from './events.js';
 
 /**
  * Runs a command; returns the line reported in the `command` event (a result
@@ -29,8 +30,8 @@ export interface Runtime {
    * result discarded.
    */
   readonly abandon$: Subject<void>;
-  /** The tool the pass in flight waits on, while it does (act sets it): a pass abandoned meanwhile names it. */
-  waitingOn: { tool: string; goalId: string } | undefined;
+  /** The tool the pass in flight waits on, while it does (act sets it), and the events that pass recorded: a pass abandoned meanwhile names the tool and keeps them. */
+  waitingOn: { tool: string; goalId: string; events: readonly Draft[] } | undefined;
   /** True while a recording is re-run (replay, crash recovery): tools must not act on the world again (see `ToolContext.replaying`). */
   readonly replaying: boolean;
 }

@@ -90,3 +90,15 @@ test('toolTimeoutMs defaults to 30 s and is capped like the other periods', (t) 
   t.is(AgentConfig.parse({ toolTimeoutMs: 2_147_483_647 }).toolTimeoutMs, 2_147_483_647);
   t.false(AgentConfig.safeParse({ toolTimeoutMs: 2_147_483_648 }).success);
 });
+
+test('a pass abandoned while its tool runs keeps the events it recorded before the wait: its decision is reported before the abandonment', async (t) => {
+  const run = hangingRun({ toolTimeoutMs: 0 }, true);
+  await drain(run.scheduler);
+  run.agent.stop('SIGTERM');
+  await drain(run.scheduler);
+  const kinds = run.events.map((e) => e.kind);
+  const decision = run.events.find((e) => e.kind === 'decision');
+  t.like(decision, { tool: 'hang', goalId: 'goal-1', cycle: 1 }, 'the decision that chose the tool (the mind counted its cycle) is in the stream');
+  t.true(kinds.indexOf('observation') < kinds.indexOf('decision'));
+  t.deepEqual(kinds.slice(kinds.indexOf('decision')), ['decision', 'error', 'session']);
+});
