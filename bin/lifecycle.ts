@@ -59,7 +59,9 @@ function secondSignal(signal: NodeJS.Signals, program: Program | undefined, targ
  * - Before the program runs (the store opening, a crashed session's signals
  *   being re-applied), the first signal interrupts the {@link StartUp} given
  *   to `start`, which stops at its next step and closes the store: nothing of
- *   the run is written, and the result has no `program`.
+ *   the run is written, and the result has no `program`. A store error the
+ *   start-up ends with meanwhile (another writer's lock, waited for) is said
+ *   first; the exit code is still the signal's.
  * - Once it runs, the first signal calls `program.stop` (graceful).
  * - A second signal exits at once, saying how many queued rows are not written
  *   and what is left of the session ({@link sessionLeft}).
@@ -70,6 +72,7 @@ export async function withSignals<P extends Program>(target: RunTarget, start: (
   const startUp = new StartUp();
   let program: P | undefined;
   let code = 0;
+  let interrupted: NodeJS.Signals | undefined;
   const handler = (signal: NodeJS.Signals): void => {
     if (code !== 0) {
       log(secondSignal(signal, program, target));
@@ -81,6 +84,7 @@ export async function withSignals<P extends Program>(target: RunTarget, start: (
       program.stop(signal);
     } else {
       log(`${signal} received while ${startUp.doing}: stopping before the run starts (a second ${signal} exits at once)`);
+      interrupted = signal;
       startUp.interrupt(signal);
     }
   };
@@ -88,8 +92,10 @@ export async function withSignals<P extends Program>(target: RunTarget, start: (
   process.on('SIGTERM', handler);
   try {
     program = await start(startUp).catch((error: unknown) => {
-      if (!(error instanceof StartInterrupted)) throw error;
-      log(`${error.reason}: stopped before the run started: ${nothingWritten(target)}`);
+      if (!interrupted || !(error instanceof StartInterrupted || error instanceof StoreError)) throw error;
+      // A store that failed while the start-up was interrupted (another writer's lock, waited for) is said, then the interruption.
+      if (error instanceof StoreError) log(error.message);
+      log(`${interrupted}: stopped before the run started: ${nothingWritten(target)}`);
       return undefined;
     });
     if (program) await ended(program, target);

@@ -7,13 +7,14 @@
  */
 import test, { type ExecutionContext } from 'ava';
 import Database from 'better-sqlite3';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentConfig } from '../streams/config.js';
 import { Persistence } from '../streams/session.js';
 import { StartInterrupted, StartUp } from '../streams/startUp.js';
 import { events, finished, startCli, until, type CliResult } from './helpers/cli.js';
+import { holdWriteLock } from './helpers/lock.js';
 import { recordSession } from './helpers/recordSession.js';
 
 const tempDir = (): string => mkdtempSync(join(tmpdir(), 'ooda-startup-'));
@@ -161,4 +162,28 @@ test('Persistence.open with its start-up interrupted while re-applying: rejects 
   const resumed = await Persistence.open({ db, fresh: false }, { session: 'next', config, log: () => undefined });
   await resumed.store.close();
   t.like(resumed.resumed, { from: 'crashed', cycle: 30 });
+});
+
+test('SIGINT while run waits for another writer\'s lock: exit 130, the lock named, then that nothing was written', async (t) => {
+  const dir = realpathSync(tempDir());
+  const db = join(dir, 'locked.db');
+  const holder = await holdWriteLock(`${db}-lock`);
+  try {
+    // --ws listens before the store opens: once it prints its address, the run is opening the store.
+    const child = startCli(['run', '--ws', '0', '--db', db, '--no-stdin', '--session', 'waiting']);
+    const result = finished(child);
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    await until(() => stderr, /^dashboard: /m);
+    await new Promise((r) => setTimeout(r, 300));
+    child.kill('SIGINT');
+    const { code, stdout, stderr: all } = await result;
+    t.is(code, 130, all);
+    t.is(stdout, '');
+    t.regex(all, /^ooda: SIGINT received while opening store .*locked\.db: stopping before the run starts/m);
+    t.regex(all, /^ooda: store: lock: .*locked\.db is locked by another process/m);
+    t.is(all.trimEnd().split('\n').at(-1), `ooda: SIGINT: stopped before the run started: nothing of session waiting was written to ${db}, whose sessions are as they were stored`);
+  } finally {
+    holder.kill();
+  }
 });
