@@ -92,3 +92,12 @@ test('the README lists the exit codes run --help lists', async (t) => {
   t.deepEqual(codes(bullet), helpCodes);
   t.deepEqual(helpCodes, ['0', '1', '2', '130', '143']);
 });
+
+test('resume --help does not offer the :memory: store it refuses', async (t) => {
+  const { stdout } = await runCli(['resume', '--help']);
+  const db = stdout.split('\n').find((l) => l.startsWith('  --db '));
+  t.regex(db ?? '', /not :memory:/, db);
+  const refused = await runCli(['resume', '--db', ':memory:', '--no-stdin']);
+  t.is(refused.code, 1, refused.stderr);
+  t.regex(refused.stderr, /:memory: is a new, empty store each time, with no session/);
+});

@@ -20,6 +20,8 @@ stdout, logs on stderr.`,
   flags: {
     ...withoutFlags(runFlags(RUN_DEFAULTS), 'fresh', 'no-db'),
     'max-cycles': { type: 'string', arg: 'N', help: `run at most N more cycles (default ${RUN_DEFAULTS.maxCycles})` },
+    // Not run's ':memory: allowed': an in-memory store holds no session to resume, and is refused.
+    db: { type: 'string', arg: 'FILE', help: `SQLite store whose latest session to continue (default ${RUN_DEFAULTS.db}; not :memory:, which holds none)` },
   },
   footer: RUN_EXIT_CODES,
   async run(values) {
