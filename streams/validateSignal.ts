@@ -75,5 +75,7 @@ function envelopeProblem(type: string, value: object): string | null {
 export function unknownCommand(signal: Signal, commands: ReadonlyMap<string, unknown>): string | null {
   if (signal.type !== 'command' || commands.has(signal.command)) return null;
   const names = [...commands.keys()].map((name) => JSON.stringify(name)).join('|');
-  return `invalid command signal: command: Invalid option ${JSON.stringify(signal.command)}: expected one of ${names}`;
+  // `save` is a stored session's (streams/saveCommand.ts): without a store there is nothing to save to.
+  const why = signal.command === 'save' ? ' (save needs a store: ooda run --db FILE, or Persistence.agentOptions in code)' : '';
+  return `invalid command signal: command: Invalid option ${JSON.stringify(signal.command)}: expected one of ${names}${why}`;
 }
