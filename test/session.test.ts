@@ -104,6 +104,9 @@ test('resume continues the cycle count and seq; run without --fresh resumes and 
   t.like(secondEvents[0], { kind: 'session', state: 'started', cycle: 5, seq: (firstEvents.at(-1)!.seq as number) + 1 });
   t.like(secondEvents.at(-1), { kind: 'session', state: 'stopped', cycles: 8 });
   t.true(secondEvents.some((e) => e.kind === 'decision' && e.cycle === 6), 'the restored goal is worked on');
+  // resume says what run says when it resumes, without run's hint (it asked to resume).
+  t.regex(second.stderr, /holds session .*: resuming it at cycle 5 as session \S+\n/);
+  t.regex(second.stderr, /started \(at cycle 5, max 3 more\) on [^]*ended: max cycles reached after 3 cycle\(s\), at cycle 8\n/);
 
   const third = await runCli(['run', ...flags, '--max-cycles', '2'], '', NEVER_DONE);
   t.is(third.code, 0, third.stderr);

@@ -4,11 +4,9 @@
  * `run`'s flags except those that would not continue a stored session
  * (--fresh, --no-db).
  */
-import { log } from '../cli.js';
 import { defineCommand } from '../command.js';
-import { withSignals } from '../lifecycle.js';
 import { withoutFlags } from '../flags.js';
-import { parseRun, RUN_DEFAULTS, RUN_EXIT_CODES, runFlags, startRun } from './run.js';
+import { parseRun, RUN_DEFAULTS, RUN_EXIT_CODES, runFlags, runSession } from './run.js';
 
 export const resume = defineCommand({
   summary: 'continue the latest session of the store (--max-cycles N more cycles)',
@@ -24,10 +22,5 @@ stdout, logs on stderr.`,
     db: { type: 'string', arg: 'FILE', help: `SQLite store whose latest session to continue (default ${RUN_DEFAULTS.db}; not :memory:, which holds none)` },
   },
   footer: RUN_EXIT_CODES,
-  async run(values) {
-    const parsed = parseRun(values, RUN_DEFAULTS);
-    const { code, program } = await withSignals(parsed, (startUp) => startRun(parsed, startUp, true));
-    if (program) log(`session ${parsed.options.session} ended: ${await program.done} at cycle ${program.agent.mind.cycle}`);
-    return code;
-  },
+  run: (values) => runSession(parseRun(values, RUN_DEFAULTS), true),
 });

@@ -192,23 +192,28 @@ Runs the agent: goals from --goal, signals as NDJSON on stdin (when stdin is
 not a terminal), events as NDJSON on stdout, logs on stderr.`,
   flags: runFlags(RUN_DEFAULTS),
   footer: RUN_EXIT_CODES,
-  async run(values) {
-    const parsed = parseRun(values, RUN_DEFAULTS);
-    const { session } = parsed.options;
-    let firstCycle = 0;
-    const { code, program } = await withSignals(parsed, async (startUp) => {
-      const started = await startRun(parsed, startUp);
-      // A resumed session continues its cycle count, and --max-cycles counts this run's cycles.
-      firstCycle = started.agent.mind.cycle;
-      const limit = firstCycle === 0 ? `max ${started.agent.config.maxCycles} cycles` : `at cycle ${firstCycle}, max ${started.agent.config.maxCycles - firstCycle} more`;
-      log(`session ${session} started (${limit})${parsed.store ? ` on ${parsed.store.db}` : ''}`);
-      return started;
-    });
-    if (program) {
-      const reason = await program.done;
-      const { cycle } = program.agent.mind;
-      log(`session ${session} ended: ${reason} after ${cycle - firstCycle} cycle(s)${firstCycle === 0 ? '' : `, at cycle ${cycle}`}`);
-    }
-    return code;
-  },
+  run: (values) => runSession(parseRun(values, RUN_DEFAULTS)),
 });
+
+/**
+ * `run` and `resume` (`requireSession`): starts the run under signal
+ * handling, says when it started and ended, and returns the exit code.
+ */
+export async function runSession(parsed: ReturnType<typeof parseRun>, requireSession = false): Promise<number> {
+  const { session } = parsed.options;
+  let firstCycle = 0;
+  const { code, program } = await withSignals(parsed, async (startUp) => {
+    const started = await startRun(parsed, startUp, requireSession);
+    // A resumed session continues its cycle count, and --max-cycles counts this run's cycles.
+    firstCycle = started.agent.mind.cycle;
+    const limit = firstCycle === 0 ? `max ${started.agent.config.maxCycles} cycles` : `at cycle ${firstCycle}, max ${started.agent.config.maxCycles - firstCycle} more`;
+    log(`session ${session} started (${limit})${parsed.store ? ` on ${parsed.store.db}` : ''}`);
+    return started;
+  });
+  if (program) {
+    const reason = await program.done;
+    const { cycle } = program.agent.mind;
+    log(`session ${session} ended: ${reason} after ${cycle - firstCycle} cycle(s)${firstCycle === 0 ? '' : `, at cycle ${cycle}`}`);
+  }
+  return code;
+}
