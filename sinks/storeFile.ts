@@ -6,6 +6,7 @@
  * writer's `-lock`) beside it.
  */
 import { accessSync, constants, existsSync, statSync, type Stats } from 'node:fs';
+import { dirname } from 'node:path';
 
 const KINDS: [is: (stat: Stats) => boolean, kind: string][] = [
   [(s) => s.isDirectory(), 'a folder'],
@@ -32,7 +33,8 @@ export function storeFileProblem(file: string): string | undefined {
 /**
  * Why a writer may not open an existing store file (`FILE is read-only …`),
  * or undefined when it may: the file, and each side file it has (`-wal`,
- * `-shm`, the writer's `-lock`), must be writable by this user. Checked before
+ * `-shm`, the writer's `-lock`), must be writable by this user, and so must
+ * its folder while a side file is missing (a writer creates it). Checked before
  * anything is opened: SQLite would open an unwritable file read-only and
  * create its missing `-wal` and `-shm` with the file's read-only mode (or as
  * this user, in another user's folder), and a writer given the file back later
@@ -40,15 +42,28 @@ export function storeFileProblem(file: string): string | undefined {
  */
 export function unwritableStoreProblem(file: string): string | undefined {
   if (file === ':memory:' || !existsSync(file)) return undefined;
-  for (const path of [file, `${file}-wal`, `${file}-shm`, `${file}-lock`]) {
+  const sideFiles = [`${file}-wal`, `${file}-shm`, `${file}-lock`];
+  for (const path of [file, ...sideFiles]) {
     if (path !== file && !existsSync(path)) continue;
-    try {
-      accessSync(path, constants.W_OK);
-    } catch {
+    if (!writable(path)) {
       return path === file
         ? `${file} is read-only (this user may not write it): check the permissions of the file and its folder, or pass another --db`
         : `${file} cannot be written: its side file ${path} is read-only for this user (another user's, or made while the store was read-only): once no program uses the store, make it writable for this user, or ${path.endsWith('-wal') ? `have its owner fold it into the store (sqlite3 ${file} 'PRAGMA wal_checkpoint(TRUNCATE)') and delete it` : 'delete it'}; or pass another --db`;
     }
   }
+  const missing = sideFiles.filter((path) => !existsSync(path));
+  const folder = dirname(file);
+  if (missing.length > 0 && !writable(folder)) {
+    return `${file} cannot be written: its folder ${folder} is not writable by this user, and a writer creates ${missing.join(', ')} beside it: make the folder writable for this user, or pass another --db`;
+  }
   return undefined;
+}
+
+function writable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -390,3 +390,17 @@ test('ooda events --last N prints the newest N events oldest first, across pages
   t.regex(both.stderr, /--limit cannot be combined with --last/);
   t.regex((await runCli(['events', '--help'])).stdout, /--last N +the newest N events \(printed oldest first\); not with --limit/);
 });
+
+test('a writable store in a folder this user may not write is refused naming the folder and the side files a writer creates, not as a read-only store', async (t) => {
+  const { dir, db, files, as } = await readOnlyStore(t, 'foldered.db');
+  chmodSync(db, 0o644);
+  chmodSync(dir, 0o555);
+  const refused = await as(['resume', '--no-stdin', '--heartbeat', '0', '--max-cycles', '1']);
+  t.is(refused.code, 1, refused.stderr);
+  const folder = dir.replace(/[.]/g, '\\.');
+  t.regex(refused.stderr, new RegExp(`ooda: store: open: .*foldered\\.db cannot be written: its folder ${folder} is not writable by this user, and a writer creates .*foldered\\.db-wal, .*foldered\\.db-shm beside it: make the folder writable for this user, or pass another --db\n$`));
+  t.deepEqual(readdirSync(dir).sort(), files);
+  chmodSync(dir, 0o755);
+  const resumed = await as(['resume', '--no-stdin', '--heartbeat', '0', '--max-cycles', '1']);
+  t.is(resumed.code, 0, resumed.stderr);
+});
