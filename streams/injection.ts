@@ -29,8 +29,20 @@ const EXTERNAL: ReadonlySet<unknown> = new Set(EXTERNAL_SIGNAL_TYPES);
 
 export type Injection = { ok: true; signal: Signal } | { ok: false; reason: string };
 
-/** Admits a value given to inject as a signal (a copy with its envelope defaults), or says why not; `commands` are the agent's. */
+/**
+ * Admits a value given to inject as a signal (a copy with its envelope
+ * defaults), or says why not; `commands` are the agent's. A value that throws
+ * as it is read (a getter, a Proxy) is refused with what it threw.
+ */
 export function admitInjected(value: unknown, commands: ReadonlyMap<string, unknown>): Injection {
+  try {
+    return admit(value, commands);
+  } catch (error) {
+    return refuse(`the signal could not be read: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function admit(value: unknown, commands: ReadonlyMap<string, unknown>): Injection {
   if (!isObject(value)) return refuse(`expected a signal object with a "type" field, got ${describeValue(value)}`);
   const { type, depth = 0, meta = { source: 'inject' }, at, ...body } = value;
   if (!TYPES.has(type)) return refuse(signalTypeProblem(type, INJECTABLE_TYPES));

@@ -111,3 +111,27 @@ test('a command the agent has no handler for is rejected, naming the accepted on
   ]);
   t.deepEqual(events.filter((e) => e.kind === 'command').map((e) => e.command), ['status']);
 });
+
+test('a value that throws as it is read (a getter, a Proxy) is rejected with what it threw; inject does not throw', (t) => {
+  const getter = Object.defineProperty({ type: 'goal' }, 'description', {
+    enumerable: true,
+    get() {
+      throw new Error('boom');
+    },
+  });
+  const proxy = new Proxy(
+    {},
+    {
+      ownKeys() {
+        throw new Error('no keys');
+      },
+      get: (_target, key) => (key === 'type' ? 'fact' : undefined),
+    },
+  );
+  const { answers, events } = injectAll(getter, proxy, { type: 'command', command: 'status' });
+  t.deepEqual(answers, [false, false, true]);
+  t.deepEqual(rejections(events), [
+    { source: 'inject', reason: 'the signal could not be read: boom' },
+    { source: 'inject', reason: 'the signal could not be read: no keys' },
+  ]);
+});
