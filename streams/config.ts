@@ -14,7 +14,7 @@ import { describeValue } from '../mind/describeValue.js';
 export { MAX_TIMER_MS } from '../mind/config.js';
 
 export const AgentConfig = MindConfig.extend({
-    /** Stop `run` after this many cycles (seed 001: 1000). */
+    /** Stop `run` once the mind has run this many cycles (seed 001: 1000): the agent's count, which a second `run()` continues. */
     maxCycles: z.number().int().nonnegative().default(1000),
     /** Heartbeat period in ms (seed 004: 60 s) of `ooda run` and startProgram; 0 turns the heartbeat off. createAgent starts none itself (pass `ambient: [heartbeat(ms)]`). */
     heartbeatMs: periodMs().default(60_000),
