@@ -1,5 +1,7 @@
 import test from 'ava';
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = process.cwd();
@@ -67,5 +69,16 @@ test('the REPL answers plan and reflect through a pseudo-terminal', async (t) =>
   } finally {
     clearTimeout(deadline);
     child.kill();
+  }
+});
+
+test('ooda plan and ooda reflect report on stderr a loopDetection setting that fell back to its default', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'ooda-plan-warn-'));
+  const config = join(dir, 'config.json');
+  writeFileSync(config, JSON.stringify({ loopDetection: { windowSize: 0 } }));
+  for (const command of ['plan', 'reflect']) {
+    const out = spawnSync('node', [...ooda, command, '--config', config, '--goal', 'Find moons of Mars'], { encoding: 'utf8', timeout: 30_000 });
+    t.is(out.status, 0, out.stderr);
+    t.regex(out.stderr, /warning: loopDetection\.windowSize = 0 is invalid .*; using the default 5/, command);
   }
 });

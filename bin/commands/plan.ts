@@ -24,8 +24,9 @@ Prints the current plan of each active goal: its strategy, meta-strategy
   },
 });
 
-/** Rejected lines and errors go to stderr. */
+/** Rejected lines, errors and warnings (a loopDetection setting that fell back to its default, …) go to stderr. */
 export function reportProblems(event: { kind: string; reason?: string; message?: string }): void {
   if (event.kind === 'rejected') log(`rejected: ${event.reason}`);
   if (event.kind === 'error') log(`error: ${event.message}`);
+  if (event.kind === 'warning') log(`warning: ${event.message}`);
 }
