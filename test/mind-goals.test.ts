@@ -72,3 +72,14 @@ test('the demo goals: explored, reasoned about, decomposed and completed, never 
     for (let i = 3; i < tools.length; i++) t.false(tools[i] === tools[i - 1] && tools[i] === tools[i - 2] && tools[i] === tools[i - 3], `${goal.id}: ${tools.join(', ')}`);
   }
 });
+
+test('every tool the Demo section of docs/mind.md names runs in the demo', (t) => {
+  const demoGoals = JSON.parse(readFileSync(new URL('../demo/goals.json', import.meta.url), 'utf8')) as string[];
+  const { events, mind } = runOnVirtualTime([...demoFactSignals(), ...demoGoals.map((g) => goalSignal(g))], { config: { maxCycles: 60 } });
+  const docs = readFileSync(new URL('../docs/mind.md', import.meta.url), 'utf8');
+  const section = docs.slice(docs.indexOf('## Demo'), docs.indexOf('\n## ', docs.indexOf('## Demo') + 1));
+  const named = [...section.matchAll(/`(\w+)`/g)].map((m) => m[1]!).filter((name) => mind.tools.get(name));
+  t.true(named.length >= 3, `tools named: ${named.join(', ')}`);
+  const ran = new Set(events.filter((e): e is AgentEvent<'action'> => e.kind === 'action').map((e) => e.tool));
+  for (const tool of named) t.true(ran.has(tool), `${tool} is named by the docs but never ran in the demo (ran: ${[...ran].join(', ')})`);
+});
