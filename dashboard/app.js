@@ -191,6 +191,7 @@ function loadSnapshot(snapshot) {
   state.facts = snapshot.facts;
   state.episodes = snapshot.episodes;
   state.goals = new Map(snapshot.goals.map((g) => [g.goalId, { ...g }]));
+  // The snapshot lists finished goals in the order they finished.
   state.finished = new Set(snapshot.goals.filter((g) => FINISHED.has(g.status)).map((g) => g.goalId));
   state.kept = { finishedGoals: snapshot.kept?.finishedGoals ?? Infinity, episodes: snapshot.kept?.episodes ?? Infinity };
   state.memory = { size: snapshot.memory.size, capacity: snapshot.memory.capacity, pressure: snapshot.memory.pressure };

@@ -200,6 +200,11 @@ export class GoalBook {
     return stored;
   }
 
+  /** Completed and failed goals, in the order they finished: the order `retireFinished` retires them in. */
+  finishedInOrder(): Goal[] {
+    return [...this.finished];
+  }
+
   /** How many goals are completed or failed. */
   get finishedCount(): number {
     return this.finished.size;

@@ -13,9 +13,14 @@ export interface SnapshotOptions {
   decisions?: number;
 }
 
-/** Reads a snapshot of `mind` for session `session`. */
+/**
+ * Reads a snapshot of `mind` for session `session`. Its goals are the
+ * unfinished ones in creation order, then the finished ones in the order they
+ * finished, so a client can retire them in the mind's order.
+ */
 export function agentSnapshot(mind: Mind, session: string, options: SnapshotOptions = {}): Snapshot {
-  const goals = mind.goals.all().map((goal) => {
+  const unfinished = mind.goals.all().filter((goal) => goal.status === 'Active' || goal.status === 'Suspended');
+  const goals = [...unfinished, ...mind.goals.finishedInOrder()].map((goal) => {
     const out: Snapshot['goals'][number] = {
       goalId: goal.id,
       description: goal.description,

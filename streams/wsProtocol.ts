@@ -64,6 +64,7 @@ export interface Snapshot {
   session: string;
   cycle: number;
   paused: boolean;
+  /** Unfinished goals in creation order, then finished ones in the order they finished (the order the mind retires them in). */
   goals: {
     goalId: string;
     description: string;

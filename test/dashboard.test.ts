@@ -406,3 +406,39 @@ test('in Chromium: a page left open drops the goals and episodes the mind retire
   await page.waitForFunction(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true)))));
   t.deepEqual(await read(), live, 'the page after a reload');
 });
+
+test('in Chromium: after a reload, the page retires the goal that finished longest ago, as the mind does, not the oldest created', async (t) => {
+  const server = await WsServer.listen({ port: 0, token: TOKEN });
+  t.teardown(() => server.close());
+  const config = { ...defaultMindConfig(), finishedGoalsKept: 2 };
+  const agent = createAgent({ session: 'dash-finish-order', mind: new Mind({ config, tools: [planter()] }), config: { heartbeatMs: 0 } });
+  t.teardown(() => void agent.stop());
+  const input$ = new Subject<Stimulus>();
+  const events$ = agent.run({ inputs: [input$], keepAlive: true });
+  const finished: string[] = [];
+  events$.subscribe((event) => event.kind === 'goal' && (event.status === 'Completed' || event.status === 'Failed') && finished.push(event.description));
+  events$.subscribe(toWebSocket(server, { snapshot: () => agentSnapshot(agent.mind, agent.session) }));
+  const browser = await launch(t);
+  events$.connect();
+  const waitFinished = async (description: string) => {
+    for (let i = 0; i < 200 && !finished.includes(description); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  };
+  // Created first, finished last: the lower priority waits.
+  input$.next(goalStimulus('Plant seeds in the garden', { criteria: 'garden grows rose', priority: 10 }));
+  input$.next(goalStimulus('Grow flowers in the garden', { criteria: 'garden grows rose', priority: 200 }));
+  await waitFinished('Plant seeds in the garden');
+  t.true(finished.indexOf('Grow flowers in the garden') < finished.indexOf('Plant seeds in the garden'), finished.join(', '));
+
+  const page = await browser.newPage();
+  await page.goto(server.url);
+  await page.locator('#session', { hasText: 'dash-finish-order' }).waitFor({ timeout: 10_000 });
+  input$.next(goalStimulus('Plant flowers in the garden', { criteria: 'garden grows rose', priority: 200 }));
+  await waitFinished('Plant flowers in the garden');
+  // The mind retires at the checkpoint of the next signal.
+  input$.next(stimulus({ type: 'command', command: 'status' }));
+  await page.locator('.toast', { hasText: 'status: ' }).first().waitFor({ timeout: 10_000 });
+  await page.waitForFunction(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true)))));
+  const shown = await page.evaluate(() => [...document.querySelectorAll('[data-testid=goal-tree] .goal .desc')].map((goal) => goal.textContent).sort());
+  t.deepEqual(shown, agent.mind.goals.all().map((goal) => goal.description).sort());
+  t.true(shown.includes('Plant seeds in the garden'), 'the goal created first but finished last is kept');
+});
