@@ -52,7 +52,7 @@ export function describe(event: AgentEvent): string | null {
     case 'command':
       return `command ${event.command}: ${event.result}`;
     case 'question':
-      return `question ${event.questionId}: ${event.text}`;
+      return `question ${event.questionId}${event.status && event.status !== 'asked' ? ` ${event.status}` : ''}: ${event.text}${event.answer === undefined ? '' : ` → ${event.answer}`}`;
     case 'warning':
       return `warning: ${event.message}`;
     default:
