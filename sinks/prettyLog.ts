@@ -25,8 +25,27 @@ export function toPrettyLog(writable: Writable, options: LineSinkOptions = {}): 
 /** How a plan step's status shows after its tool: done, failed, skipped, next, pending. */
 const STEP_MARKS = { Completed: '✓', Failed: '✗', Skipped: '-', Active: '▶', Pending: '·' } as const;
 
-/** One line for an event, or null for events that only add noise in a terminal. */
+/**
+ * One line for an event, or null for events that only add noise in a
+ * terminal. Line breaks and control characters in the event's text (a goal's
+ * description, an answer) are escaped (`\n`, `\u001b`), so each event stays
+ * one line and text cannot drive the terminal.
+ */
 export function describe(event: AgentEvent): string | null {
+  const line = text(event);
+  return line === null ? null : line.replace(UNPRINTABLE, escape);
+}
+
+/** C0 and C1 controls but the tab, and the Unicode line and paragraph separators. */
+const UNPRINTABLE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+function escape(c: string): string {
+  if (c === '\n') return '\\n';
+  if (c === '\r') return '\\r';
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+function text(event: AgentEvent): string | null {
   switch (event.kind) {
     case 'session':
       return `session ${event.state}${event.reason ? ` (${event.reason})` : ''}`;

@@ -11,3 +11,8 @@ test('a question line says whether it was asked, answered (with the answer) or e
   t.is(describe({ ...question, status: 'answered', answer: 'Phobos' } as AgentEvent), 'question question-1 answered: which moon? → Phobos');
   t.is(describe({ ...question, status: 'expired' } as AgentEvent), 'question question-1 expired: which moon?');
 });
+
+test('text with line breaks or control characters stays on one line and cannot drive the terminal', (t) => {
+  const goal = { ...header, kind: 'goal', goalId: 'goal-1', description: 'Find\nmoons\r of\u2028Mars\u001b[2J\u0085\tnow', status: 'Active', priority: 128, change: 'added' } as const;
+  t.is(describe(goal as AgentEvent), 'goal goal-1 added → Active p128: Find\\nmoons\\r of\\u2028Mars\\u001b[2J\\u0085\tnow');
+});
