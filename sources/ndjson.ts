@@ -7,8 +7,8 @@
  * stimulus with a `problem` stands for it. A read error ends the stream with a
  * final problem stimulus rather than an error.
  *
- *   bytes:         --"a\nb"--"c\n\n"--|
- *   fromNdjson():  --a-------(bc)-----|     (line numbers 1, 2, 3; line 4 is blank)
+ *   bytes:         --"a\nb"--"c\n\nd"--|
+ *   fromNdjson():  --a-------b----------(d|)   (a: line 1 "a", b: line 2 "bc", line 3 is blank, d: line 4 "d")
  *
  * Options: maxLineBytes (1 MiB), source ('stdin').
  */

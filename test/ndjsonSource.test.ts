@@ -1,6 +1,9 @@
 import test from 'ava';
+import { EventEmitter } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { PassThrough, Readable } from 'node:stream';
 import { lastValueFrom, toArray } from 'rxjs';
+import { TestScheduler } from 'rxjs/testing';
 import { fromNdjson } from '../sources/ndjson.js';
 
 const collect = (chunks: (string | Buffer)[], maxLineBytes?: number) =>
@@ -76,4 +79,19 @@ test('a read error ends the stream with a problem, not an error', async (t) => {
     { source: 'pipe', line: 1, text: '{"a":1}' },
     { source: 'pipe', line: 2, problem: 'read error: EIO: i/o error' },
   ]);
+});
+
+test('the doc comment marble holds: a line split across chunks is one line, and a last line without newline comes with the end', (t) => {
+  const doc = readFileSync(new URL('../sources/ndjson.ts', import.meta.url), 'utf8');
+  const marble = /fromNdjson\(\): +(\S+)/.exec(doc)?.[1];
+  t.is(marble, '--a-------b----------(d|)');
+  new TestScheduler((actual, expected) => t.deepEqual(actual, expected)).run(({ cold, expectObservable }) => {
+    const readable = Object.assign(new EventEmitter(), { pause: () => undefined }) as unknown as Readable;
+    cold('--x-------y----------|', { x: 'a\nb', y: 'c\n\nd' }).subscribe({ next: (chunk) => readable.emit('data', chunk), complete: () => readable.emit('end') });
+    expectObservable(fromNdjson(readable)).toBe(marble!, {
+      a: { source: 'stdin', line: 1, text: 'a' },
+      b: { source: 'stdin', line: 2, text: 'bc' },
+      d: { source: 'stdin', line: 4, text: 'd' },
+    });
+  });
 });
