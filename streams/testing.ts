@@ -1,16 +1,19 @@
 /**
  * ooda-rx/testing: what you need to marble-test your own cycles on virtual
- * time with any test runner.
+ * time with any test runner (this example is test/testingExample.test.ts).
  *
  * ```ts
  * import test from 'ava';
- * import { runMarbles, createTestAgent, agentEvents } from 'ooda-rx/testing';
+ * import { map } from 'rxjs';
+ * import { agentEvents, createTestAgent, goalStimulus, runMarbles } from 'ooda-rx/testing';
  *
  * test('one whole cycle', (t) => {
  *   runMarbles((actual, expected) => t.deepEqual(actual, expected), ({ cold, expectObservable }, scheduler) => {
  *     const agent = createTestAgent(scheduler, { config: { maxCycles: 1 } });
- *     const input$ = cold('a|', { a: goalStimulus('Find moons of Mars') });
- *     expectObservable(agentEvents(agent, { inputs: [input$] }).pipe(map((e) => e.kind))).toBe('(abcdefgh|)', { … });
+ *     const input$ = cold('a 19ms |', { a: goalStimulus('Find moons of Mars') });
+ *     expectObservable(agentEvents(agent, { inputs: [input$] }).pipe(map((e) => e.kind))).toBe('(spgorndan) 9ms (s|)', {
+ *       s: 'session', p: 'perceived', g: 'goal', o: 'observation', r: 'orientation', n: 'plan', d: 'decision', a: 'action',
+ *     });
  *   });
  * });
  * ```
