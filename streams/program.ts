@@ -2,7 +2,9 @@
  * The program behind the CLI's `run` and `demo`: picks the sources (goals from
  * flags, NDJSON on stdin, a knowledge file, heartbeat, vitals) and the sinks
  * (NDJSON or a readable log on stdout), runs the agent and reports how it ended.
- * Data goes to stdout, logs to stderr.
+ * Data goes to stdout, logs to stderr. On a store the run starts once the
+ * session's start (its row and first snapshot) is committed, so a crash at
+ * any moment of the run leaves a session `ooda resume` can continue.
  */
 import { createReadStream } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
@@ -119,7 +121,10 @@ export function startProgram(options: ProgramOptions, io: ProgramIO): RunningPro
     await persistence?.close(reason);
     return reason;
   });
-  events$.connect();
+  // On a store, the run starts once the session's start (its row and first snapshot) is committed: a crash after it leaves a session to resume.
+  const connect = () => void events$.connect();
+  if (persistence) void persistence.sink.flushed().then(connect, connect);
+  else connect();
   return {
     agent,
     events$,

@@ -53,24 +53,28 @@ function stored(db: string, session: string): { status: string | undefined; snap
   }
 }
 
-test('before the store commits the session: nothing of it is stored, and the exit says so instead of pointing to ooda resume', async (t) => {
+test('before the store commits the session: no cycle runs, nothing of it is stored, and the exit says so instead of pointing to ooda resume', async (t) => {
   const db = tempDb();
   const program = await start(db, 'early', 600_000);
+  const seen: string[] = [];
+  program.events$.subscribe((e) => seen.push(e.kind));
   try {
     t.false(program.sessionStored);
-    await firstValueFrom(program.events$.pipe(filter((e) => e.kind === 'decision')));
-    t.true(program.unwrittenRows > 0, 'the session row and what followed are queued');
-    t.false(program.sessionStored, 'cycles ran, but nothing was written');
+    t.true(program.unwrittenRows > 0, 'the session row and its first snapshot are queued');
     t.deepEqual(stored(db, 'early'), { status: undefined, snapshots: 0 });
+    t.deepEqual(seen, [], 'the run has not started: it waits for the session\'s start to be committed');
     t.is(
       sessionLeft(db, 'early', program.sessionStored),
       'nothing of session early is stored (the store had not committed its start), so ooda resume cannot continue it',
     );
+    // The start is written at once, whatever flushMs: the run then starts.
+    await firstValueFrom(program.events$.pipe(filter((e) => e.kind === 'decision')));
+    t.true(program.sessionStored, 'cycles run only once the start is committed');
+    t.deepEqual(stored(db, 'early'), { status: 'running', snapshots: 1 });
   } finally {
     program.stop('test over');
     await program.done;
   }
-  t.true(program.sessionStored, 'the graceful stop flushed it');
   t.deepEqual(stored(db, 'early'), { status: 'ended', snapshots: 2 });
 });
 

@@ -1,0 +1,33 @@
+/**
+ * On a store, a run starts once the session's start (its row and first
+ * snapshot) is committed: `kill -9` at any moment after `ooda run` says
+ * `started` leaves a session `ooda resume` continues. The start used to be
+ * committed up to a few hundred ms into a busy run (the first write's
+ * statements each waited for the main thread between bursts of cycles), and a
+ * crash in that window left a store with no session at all.
+ */
+import test from 'ava';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { events, finished, runCli, startCli, until } from './helpers/cli.js';
+
+const NEVER_DONE = { OODA_STALL_THRESHOLD: '1000000' };
+
+test('kill -9 as soon as ooda run says started: the store holds the session, and resume continues it', async (t) => {
+  const db = join(mkdtempSync(join(tmpdir(), 'ooda-session-start-')), 'store.db');
+  const child = startCli(['run', '--db', db, '--session', 'busy', '--no-stdin', '--heartbeat', '0', '--max-cycles', '1000000', '--goal', 'Find qzx wvy'], NEVER_DONE);
+  const result = finished(child);
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  await until(() => stderr, /session busy started/);
+  child.kill('SIGKILL');
+  await result;
+
+  const listed = await runCli(['sessions', '--db', db, '--json']);
+  t.is(listed.code, 0, listed.stderr);
+  t.like(events(listed.stdout), [{ id: 'busy', status: 'running' }], 'left running, as a crash leaves it');
+  const resumed = await runCli(['resume', '--db', db, '--no-stdin', '--heartbeat', '0', '--max-cycles', '2'], '', NEVER_DONE);
+  t.is(resumed.code, 0, resumed.stderr);
+  t.regex(resumed.stderr, /holds session busy: resuming it at cycle \d+/);
+});
