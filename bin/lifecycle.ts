@@ -8,6 +8,7 @@
  */
 import { StartInterrupted, StartUp, StoreError, type RunningProgram } from '../streams/index.js';
 import { log } from './cli.js';
+import { exitOnSignals, stopExitingOnSignals } from './signalExit.js';
 
 /** What the messages need of a parsed run: its store (if any) and session. */
 export interface RunTarget {
@@ -66,7 +67,8 @@ function secondSignal(signal: NodeJS.Signals, program: Program | undefined, targ
  * - A second signal exits at once, saying how many queued rows are not written
  *   and what is left of the session ({@link sessionLeft}).
  * A store that cannot be written at the end rejects with a {@link StoreError}
- * saying the same, after its cause.
+ * saying the same, after its cause. Before and after it, a signal exits with
+ * its code at once (bin/signalExit.ts), when the executable set that up.
  */
 export async function withSignals<P extends Program>(target: RunTarget, start: (startUp: StartUp) => Promise<P>): Promise<{ code: number; program?: P }> {
   const startUp = new StartUp();
@@ -88,6 +90,7 @@ export async function withSignals<P extends Program>(target: RunTarget, start: (
       startUp.interrupt(signal);
     }
   };
+  const wasExiting = stopExitingOnSignals();
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);
   try {
@@ -102,6 +105,8 @@ export async function withSignals<P extends Program>(target: RunTarget, start: (
   } finally {
     process.off('SIGINT', handler);
     process.off('SIGTERM', handler);
+    // A signal while the process winds down still ends it with its code.
+    if (wasExiting) exitOnSignals('after the run ended');
   }
   return { code, program };
 }

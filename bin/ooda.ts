@@ -1,62 +1,11 @@
 #!/usr/bin/env node
 /**
- * The `ooda` command: dispatches to a subcommand and turns its result into an
- * exit code. `ooda COMMAND --help` (or -h) prints the command's usage, for every
- * command alike. Usage errors name the problem and exit 2.
+ * The `ooda` executable. Before anything else loads (the CLI's modules take a
+ * moment), SIGINT and SIGTERM are made to end the process with exit 130 / 143
+ * and a line saying so, rather than kill it (bin/signalExit.ts); then the
+ * command runs (bin/main.ts).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ConfigError, packageRoot, StoreError } from '../streams/index.js';
-import { UsageError } from './cli.js';
-import type { Command } from './command.js';
-import { COMMANDS } from './commands/index.js';
-import { printLines } from './output.js';
+import { exitOnSignals } from './signalExit.js';
 
-function help(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
-  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
-  return `usage: ooda COMMAND [options]\n\ncommands:\n${lines.join('\n')}\n\n'ooda COMMAND --help' shows a command's options; 'ooda --version' the version.`;
-}
-
-async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    await printLines([help()]);
-    return name === undefined ? 2 : 0;
-  }
-  if (name === '--version' || name === '-v') {
-    const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
-    await printLines([`ooda-rx ${pkg.version}`]);
-    return 0;
-  }
-  const command: Command | undefined = COMMANDS[name];
-  if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)} (try 'ooda --help')`);
-  if (rest.includes('--help') || rest.includes('-h')) {
-    await printLines([command.usage]);
-    return 0;
-  }
-  return command.run(rest).catch((error: unknown) => {
-    if (error instanceof UsageError && error.message.startsWith('Unknown option')) {
-      throw new UsageError(`${error.message}: 'ooda ${name} --help' lists the options it accepts`);
-    }
-    throw error;
-  });
-}
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    if (error instanceof UsageError || error instanceof ConfigError) {
-      process.stderr.write(`ooda: ${error.message}\n`);
-      process.exitCode = 2;
-    } else if (error instanceof StoreError) {
-      process.stderr.write(`ooda: ${error.message}\n`);
-      process.exitCode = 1;
-    } else {
-      process.stderr.write(`ooda: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      process.exitCode = 1;
-    }
-  },
-);
+exitOnSignals('before the command started: nothing was written');
+await import('./main.js');
