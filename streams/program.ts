@@ -8,7 +8,7 @@
  */
 import { createReadStream } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import { concat, lastValueFrom, type Observable } from 'rxjs';
+import { concat, filter, firstValueFrom, lastValueFrom, type Observable } from 'rxjs';
 import { heartbeat } from '../sources/heartbeat.js';
 import { fromGoals } from '../sources/goals.js';
 import { fromNdjson } from '../sources/ndjson.js';
@@ -68,6 +68,8 @@ export interface ProgramIO {
 export interface RunningProgram {
   readonly agent: Agent;
   readonly events$: Observable<AgentEvent>;
+  /** Resolves as the run starts (its `started` event): on a store, once the session's start is committed. */
+  readonly started: Promise<void>;
   /** Resolves with the reason the run ended, after every sink has flushed. */
   readonly done: Promise<string>;
   /** Rows (and statements) queued for the store and not written yet, 0 without a store: what exiting now, or a store that fails at the end, loses. */
@@ -115,6 +117,7 @@ export function startProgram(options: ProgramOptions, io: ProgramIO): RunningPro
   events$.subscribe((event) => {
     if (event.kind === 'session' && event.state === 'stopped') reason = event.reason ?? reason;
   });
+  const started = firstValueFrom(events$.pipe(filter((event) => event.kind === 'session' && event.state === 'started')), { defaultValue: undefined }).then(() => undefined);
   const done = lastValueFrom(events$, { defaultValue: undefined }).then(async () => {
     await stdout.flushed();
     await options.ws?.close('agent stopped');
@@ -128,6 +131,7 @@ export function startProgram(options: ProgramOptions, io: ProgramIO): RunningPro
   return {
     agent,
     events$,
+    started,
     done,
     get unwrittenRows() {
       return persistence?.sink.pending ?? 0;

@@ -4,7 +4,6 @@
  * and their parsing are shared with `ooda resume` and `ooda demo`, each with
  * its own defaults.
  */
-import { filter, take } from 'rxjs';
 import { defaultConfig, startPersistentProgram, startProgram, tokenProblem, WsServer, type AgentConfig, type RunningProgram, type StartUp } from '../../streams/index.js';
 import { intFlag, loadConfig, log, msFlag, readableFiles, textFlag, textFlags, UsageError, type FlagValues } from '../cli.js';
 import { defineCommand } from '../command.js';
@@ -209,7 +208,7 @@ export async function runSession(parsed: ReturnType<typeof parseRun>, requireSes
     firstCycle = started.agent.mind.cycle;
     const limit = firstCycle === 0 ? `max ${started.agent.config.maxCycles} cycles` : `at cycle ${firstCycle}, max ${started.agent.config.maxCycles - firstCycle} more`;
     // Said as the run starts: on a store, once the session's start is committed.
-    started.events$.pipe(filter((event) => event.kind === 'session' && event.state === 'started'), take(1)).subscribe(() => log(`session ${session} started (${limit})${parsed.store ? ` on ${parsed.store.db}` : ''}`));
+    void started.started.then(() => log(`session ${session} started (${limit})${parsed.store ? ` on ${parsed.store.db}` : ''}`));
     return started;
   });
   if (program) {
