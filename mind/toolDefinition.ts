@@ -59,9 +59,7 @@ const PlainToolShape = ToolShape.strict();
  * an instance of a class may keep its own state beside them.
  */
 export function validateTool<T extends Tool>(tool: T): T {
-  const prototype = isObjectLike(tool) ? Object.getPrototypeOf(tool) : undefined;
-  const shape = prototype === Object.prototype || prototype === null ? PlainToolShape : ToolShape;
-  const parsed = shape.safeParse(tool, { error: issueMessage });
+  const parsed = (isObjectLiteral(tool) ? PlainToolShape : ToolShape).safeParse(tool, { error: issueMessage });
   if (parsed.success) return tool;
   const problems = parsed.error.issues.flatMap((issue) =>
     issue.code === 'unrecognized_keys'
@@ -79,8 +77,11 @@ function takenKeys(tool: unknown, inScoring: boolean): string {
   return `a ${kind} scoring takes ${Object.keys(scoring.shape).join(', ')}`;
 }
 
-function isObjectLike(value: unknown): value is object {
-  return value !== null && typeof value === 'object';
+/** Whether a value was written as an object literal (not an instance of a class). */
+function isObjectLiteral(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }
 
 /** How a tool is named in an error: its name, or (without a usable one) its description. */

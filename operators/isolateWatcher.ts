@@ -44,11 +44,10 @@ export function isolateWatcher(runtime: Runtime, watcher: OperatorFunction<Cycle
         if (sourceEnded) subscriber.complete();
       };
       const failure = (error: unknown): void => drop(`failed: ${error instanceof Error ? error.message : String(error)}`);
-      const warned = { held: false, extra: false };
-      /** Warns once per kind of misuse, on `cycle`. */
-      const warn = (kind: keyof typeof warned, cycle: Cycle, message: string): Cycle => {
-        if (warned[kind]) return cycle;
-        warned[kind] = true;
+      // Each misuse is warned of once.
+      let warnedHeld = false;
+      let warnedExtra = false;
+      const warn = (cycle: Cycle, message: string): Cycle => {
         record(runtime, cycle, 'warning', { message: `watcher ${name} ${message}, without another warning` });
         return cycle;
       };
@@ -61,10 +60,10 @@ export function isolateWatcher(runtime: Runtime, watcher: OperatorFunction<Cycle
             if (entering !== undefined) {
               entering = undefined;
               subscriber.next(cycle);
-            } else if (!warned.extra) {
+            } else if (!warnedExtra) {
+              warnedExtra = true;
               // Only the warning goes on: the pass this emission repeats (or came late for) has gone on already.
-              const message = `emitted a pass beyond the one it was given (a mergeMap, a delay?): it is ignored, and so are later ones`;
-              subscriber.next(warn('extra', { signal: cycle.signal, events: [] }, message));
+              subscriber.next(warn({ signal: cycle.signal, events: [] }, 'emitted a pass beyond the one it was given (a mergeMap, a delay?): it is ignored, and so are later ones'));
             }
           },
           error: failure,
@@ -80,7 +79,11 @@ export function isolateWatcher(runtime: Runtime, watcher: OperatorFunction<Cycle
           feed.next(cycle);
           if (entering === undefined) return;
           entering = undefined;
-          subscriber.next(warn('held', cycle, `did not pass on this ${cycle.signal.type} pass as it came (a filter, a delay?): it goes on without the watcher, and so do later ones it holds back`));
+          if (!warnedHeld) {
+            warnedHeld = true;
+            warn(cycle, `did not pass on this ${cycle.signal.type} pass as it came (a filter, a delay?): it goes on without the watcher, and so do later ones it holds back`);
+          }
+          subscriber.next(cycle);
         },
         error: (error: unknown) => subscriber.error(error),
         complete: () => {

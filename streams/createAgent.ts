@@ -74,6 +74,7 @@ import { checkScalarOptions, commandsOption, configOption, cycleOperator, listOp
 import type { AgentConfig } from './config.js';
 import { record, type Cycle, type Watcher } from './cycle.js';
 import { CycleDriver } from './driver.js';
+import { enterPass, reportEnterErrors } from './enterHook.js';
 import type { AgentEvent, Draft } from './events.js';
 import { admitInjected } from './injection.js';
 import { isObject } from './isObject.js';
@@ -366,43 +367,18 @@ export function createAgent(options: AgentOptions = {}): Agent {
         return cycle;
       };
     };
-    /**
-     * Calls onEnter: what takes the pass (the item as the hook marked it, when
-     * it returns one of the same kind; anything else it returns is ignored),
-     * and what a hook that throws said, for the pass to report (the stream
-     * never errors).
-     */
-    const notifyEnter = (item: Entering): { item: Entering; failure?: string } => {
-      try {
-        const marked = options.onEnter?.(item);
-        return { item: isObject(marked) && ('signal' in item ? 'signal' in marked : 'rejected' in marked) ? marked : item };
-      } catch (error) {
-        return { item, failure: `onEnter failed: ${error instanceof Error ? error.message : String(error)}; the pass went on` };
-      }
-    };
-    /** The errors a pass reports besides its own: a recorder's snapshot that failed (marked on the signal, so a replay reports it too), an onEnter hook that threw. */
-    const enterErrors = (item: Entering, failure: string | undefined): string[] => {
-      const snapshotFailed = 'signal' in item ? item.signal.meta.snapshotFailed : undefined;
-      return [...(snapshotFailed === undefined ? [] : [snapshotFailed]), ...(failure === undefined ? [] : [failure])];
-    };
     const passes$ = incoming$.pipe(
       tap(() => pending++),
       concatMap((entering) => {
         // A rejected line's pass happens when the line was perceived: a replay re-perceives it then, and its pass's other events (a warning) must carry the same time.
         passAt = 'rejected' in entering ? entering.rejected.at : scheduler.now();
         const pastMaxCycles = isPastMaxCycles(entering);
-        const notified = notifyEnter(pastMaxCycles && !entering.pastMaxCycles ? { ...entering, pastMaxCycles: true } : entering);
-        const item = notified.item;
+        const { item, errors } = enterPass(options.onEnter, pastMaxCycles && !entering.pastMaxCycles ? { ...entering, pastMaxCycles: true } : entering);
         // A pass that starts after the stop is abandoned too if it goes on to wait.
         if (halted) abandonAfterTask();
         const pass$: Observable<Cycle> =
           'rejected' in item ? of(rejectionPass(item.rejected)) : chain(item.signal).pipe(abandonable(runtime, item.signal));
-        // Reported once, on the pass's first cycle.
-        const errors = enterErrors(item, notified.failure);
-        const reported$ =
-          errors.length === 0
-            ? pass$
-            : pass$.pipe(tap((cycle) => errors.splice(0).forEach((message) => record(runtime, cycle, 'error', { severity: 'critical', message, rolledBack: false }))));
+        const reported$ = pass$.pipe(reportEnterErrors(runtime, errors));
         const body$ = pastMaxCycles ? reported$.pipe(map(tellMaxCycles())) : reported$;
         return body$.pipe(
           // Trampoline: signals buffered behind an async tool then drain iteratively, not recursively.

@@ -31,7 +31,7 @@ import type { Agent, AgentOptions, Entering } from './createAgent.js';
 import type { AgentEvent } from './events.js';
 import { replayOn } from './replay.js';
 import { saveCommand } from './saveCommand.js';
-import type { Signal, SignalMeta } from './signals.js';
+import type { Signal } from './signals.js';
 import type { StartUp } from './startUp.js';
 import { storedConfig, storedMindState } from './storedState.js';
 
@@ -236,8 +236,8 @@ export class Persistence {
       snapshotFailed = this.trySnapshot('auto-save');
       if (snapshotFailed === undefined) this.autoSaveCommittedAt = this.sink.committed + this.sink.pending;
     }
-    const marks: SignalMeta = { ...pastMaxCycles, ...(snapshotFailed === undefined ? {} : { snapshotFailed }) };
-    const marked: Signal = Object.keys(marks).length === 0 ? signal : { ...signal, meta: { ...signal.meta, ...marks } };
+    const marked: Signal =
+      snapshotFailed === undefined && !entering.pastMaxCycles ? signal : { ...signal, meta: { ...signal.meta, ...pastMaxCycles, ...(snapshotFailed === undefined ? {} : { snapshotFailed }) } };
     this.recordSignal(now, signal.type, marked);
     // The pass takes the mark too: it reports the failure as the replay of this signal will.
     return snapshotFailed === undefined ? undefined : { ...entering, signal: marked };

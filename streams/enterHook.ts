@@ -1,0 +1,48 @@
+/**
+ * A pass's entry through the `onEnter` hook (see `AgentOptions.onEnter`): what
+ * takes the pass, and the errors it reports besides its own, each a critical
+ * `error` event on its first cycle.
+ *
+ * - The hook may return the item it marked, of the same kind (a signal for a
+ *   signal, a rejection for a rejection), which then takes the pass; anything
+ *   else it returns (a `push`'s count, a Map) is ignored.
+ * - A hook that throws is an error of the pass (`onEnter failed: …; the pass
+ *   went on`); the stream never errors.
+ * - A signal a recorder marked `meta.snapshotFailed` reports that failure, so
+ *   a replay of the recorded signal reports it as the run did.
+ */
+import { tap, type MonoTypeOperatorFunction } from 'rxjs';
+import type { Entering } from './agentOptions.js';
+import { record, type Cycle } from './cycle.js';
+import { isObject } from './isObject.js';
+import type { Runtime } from './runtime.js';
+
+const NONE: readonly string[] = [];
+
+/** Calls `onEnter` with what enters; what takes the pass, and the errors it reports. */
+export function enterPass(onEnter: ((entering: Entering) => Entering | void) | undefined, entering: Entering): { item: Entering; errors: readonly string[] } {
+  let item = entering;
+  let failure: string | undefined;
+  if (onEnter) {
+    try {
+      const marked: unknown = onEnter(entering);
+      if (isObject(marked) && ('signal' in entering ? 'signal' in marked : 'rejected' in marked)) item = marked as Entering;
+    } catch (error) {
+      failure = `onEnter failed: ${error instanceof Error ? error.message : String(error)}; the pass went on`;
+    }
+  }
+  const snapshotFailed = 'signal' in item ? item.signal.meta.snapshotFailed : undefined;
+  if (snapshotFailed === undefined && failure === undefined) return { item, errors: NONE };
+  return { item, errors: [snapshotFailed, failure].filter((message): message is string => message !== undefined) };
+}
+
+/** Records `errors` on the pass's first cycle (the pass as it is when there are none). */
+export function reportEnterErrors(runtime: Runtime, errors: readonly string[]): MonoTypeOperatorFunction<Cycle> {
+  if (errors.length === 0) return (pass$) => pass$;
+  let reported = false;
+  return tap((cycle) => {
+    if (reported) return;
+    reported = true;
+    for (const message of errors) record(runtime, cycle, 'error', { severity: 'critical', message, rolledBack: false });
+  });
+}
