@@ -188,20 +188,21 @@ async function pageOnQuietServer(t: ExecutionContext, options: Partial<WsServerO
   return { server, page };
 }
 
-/** Records each change of the page's connection status from now on, as `state: text`, in `window.connStates`. */
-async function recordConnectionStates(page: Page): Promise<void> {
+/** A page live on a quiet server (see pageOnQuietServer), recording each change of its connection status from then on, as `state: text`, in `window.connStates`. */
+async function watchedQuietPage(t: ExecutionContext, options: Partial<WsServerOptions>, session: string): Promise<Page> {
+  const { page } = await pageOnQuietServer(t, options, session);
+  await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
+  await page.locator('#session', { hasText: session }).waitFor({ timeout: 10_000 });
   await page.evaluate(() => {
     const conn = document.getElementById('conn')!;
     const seen: string[] = ((window as any).connStates = []);
     new MutationObserver(() => seen.push(`${conn.dataset.state}: ${conn.textContent}`)).observe(conn, { attributes: true, subtree: true, childList: true, characterData: true });
   });
+  return page;
 }
 
 test('in Chromium: a server that sends nothing, not even keepalives, shows as stale until data flows again', async (t) => {
-  const { page } = await pageOnQuietServer(t, { keepaliveMs: 400 }, 'frozen');
-  await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
-  await page.locator('#session', { hasText: 'frozen' }).waitFor({ timeout: 10_000 });
-  await recordConnectionStates(page);
+  const page = await watchedQuietPage(t, { keepaliveMs: 400 }, 'frozen');
   await new Promise((resolve) => setTimeout(resolve, 1000));
   t.deepEqual(await page.evaluate(() => (window as any).connStates), [], 'keepalives keep a quiet connection live');
   // Freeze this process (the server) for 3 s, as SIGSTOP would; the browser runs on.
@@ -213,10 +214,7 @@ test('in Chromium: a server that sends nothing, not even keepalives, shows as st
 });
 
 test('in Chromium: with keepaliveMs 0 a quiet connection never shows as stale: the server says so as the page connects', async (t) => {
-  const { page } = await pageOnQuietServer(t, { keepaliveMs: 0 }, 'quiet');
-  await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
-  await page.locator('#session', { hasText: 'quiet' }).waitFor({ timeout: 10_000 });
-  await recordConnectionStates(page);
+  const page = await watchedQuietPage(t, { keepaliveMs: 0 }, 'quiet');
   // Longer than the 2.5 default intervals (12.5 s) the page assumed before the server told it.
   await new Promise((resolve) => setTimeout(resolve, 13_500));
   t.deepEqual(await page.evaluate(() => (window as any).connStates), []);
