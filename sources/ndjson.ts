@@ -13,6 +13,7 @@
  * Options: maxLineBytes (1 MiB), source ('stdin').
  */
 import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { Observable } from 'rxjs';
 import type { Stimulus } from '../streams/signals.js';
 
@@ -26,68 +27,61 @@ export const DEFAULT_MAX_LINE_BYTES = 1024 * 1024;
 export function fromNdjson(readable: Readable, options: NdjsonOptions = {}): Observable<Stimulus> {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const source = options.source ?? 'stdin';
+  // A line's UTF-16 length never exceeds its UTF-8 byte length, so a line whose
+  // text grows past this many characters is oversized (the +1 allows its CR).
+  const maxChars = maxLineBytes + 1;
   return new Observable<Stimulus>((subscriber) => {
+    const decoder = new StringDecoder('utf8');
     let line = 0;
-    let pieces: Buffer[] = [];
-    let pieceBytes = 0;
+    /** The start of the current line, carried over from earlier chunks. */
+    let partial = '';
     let oversized = false;
 
-    const emitLine = (buffer: Buffer, start: number, end: number): void => {
+    const tooLong = (): void => {
+      subscriber.next({ source, line, problem: `line ${line} is longer than ${maxLineBytes} bytes` });
+    };
+
+    const emitLine = (chunk: string, start: number, end: number): void => {
       line++;
-      if (oversized) {
+      if (oversized || partial.length + (end - start) > maxChars) {
         oversized = false;
-        pieces = [];
-        pieceBytes = 0;
-        subscriber.next({ source, line, problem: `line ${line} is longer than ${maxLineBytes} bytes` });
-        return;
+        partial = '';
+        return tooLong();
       }
-      let text: string;
-      if (pieces.length > 0) {
-        pieces.push(buffer.subarray(start, end));
-        text = Buffer.concat(pieces).toString('utf8');
-        pieces = [];
-        pieceBytes = 0;
-      } else {
-        text = buffer.toString('utf8', start, end);
-      }
+      let text = partial ? partial + chunk.slice(start, end) : chunk.slice(start, end);
+      partial = '';
       if (text.endsWith('\r')) text = text.slice(0, -1);
       if (line === 1 && text.charCodeAt(0) === BOM) text = text.slice(1);
-      if (text.length > maxLineBytes && Buffer.byteLength(text) > maxLineBytes) {
-        subscriber.next({ source, line, problem: `line ${line} is longer than ${maxLineBytes} bytes` });
-        return;
-      }
+      if (text.length * 3 > maxLineBytes && Buffer.byteLength(text) > maxLineBytes) return tooLong();
       if (isBlank(text)) return;
       subscriber.next({ source, line, text });
     };
 
-    const keepPartial = (buffer: Buffer, start: number): void => {
-      if (start >= buffer.length || oversized) return;
-      const rest = buffer.length - start;
-      if (pieceBytes + rest > maxLineBytes + 1) {
+    const keepPartial = (chunk: string, start: number): void => {
+      if (start >= chunk.length || oversized) return;
+      if (partial.length + (chunk.length - start) > maxChars) {
         oversized = true;
-        pieces = [];
-        pieceBytes = 0;
+        partial = '';
         return;
       }
-      pieces.push(buffer.subarray(start));
-      pieceBytes += rest;
+      partial += chunk.slice(start);
     };
 
-    const onData = (chunk: Buffer | string): void => {
-      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    const onText = (chunk: string): void => {
       let start = 0;
-      let newline = buffer.indexOf(10, start);
+      let newline = chunk.indexOf('\n');
       while (newline !== -1) {
-        if (!oversized && pieceBytes + (newline - start) > maxLineBytes + 1) oversized = true;
-        emitLine(buffer, start, newline);
+        emitLine(chunk, start, newline);
         if (subscriber.closed) return;
         start = newline + 1;
-        newline = buffer.indexOf(10, start);
+        newline = chunk.indexOf('\n', start);
       }
-      keepPartial(buffer, start);
+      keepPartial(chunk, start);
     };
+    const onData = (chunk: Buffer | string): void => onText(typeof chunk === 'string' ? chunk : decoder.write(chunk));
     const onEnd = (): void => {
-      if (pieces.length > 0 || oversized) emitLine(Buffer.alloc(0), 0, 0);
+      keepPartial(decoder.end(), 0);
+      if (partial || oversized) emitLine('', 0, 0);
       subscriber.complete();
     };
     const onError = (error: Error): void => {

@@ -62,9 +62,13 @@ const RUNTIME_FIELDS = {
   at: 'it is stamped with the time it was perceived',
 } as const;
 
+const RUNTIME_FIELD_NAMES = Object.keys(RUNTIME_FIELDS) as (keyof typeof RUNTIME_FIELDS)[];
+
 function envelopeProblem(type: string, value: object): string | null {
-  const field = Object.keys(RUNTIME_FIELDS).find((key) => key in value) as keyof typeof RUNTIME_FIELDS | undefined;
-  return field ? `invalid ${type} signal: ${field}: set by the runtime, not by the sender: ${RUNTIME_FIELDS[field]}` : null;
+  for (const field of RUNTIME_FIELD_NAMES) {
+    if (field in value) return `invalid ${type} signal: ${field}: set by the runtime, not by the sender: ${RUNTIME_FIELDS[field]}`;
+  }
+  return null;
 }
 
 /**

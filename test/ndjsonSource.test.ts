@@ -34,6 +34,18 @@ test('a line longer than maxLineBytes is rejected as one problem and the next li
   ]);
 });
 
+test('maxLineBytes counts UTF-8 bytes, not characters, whether the line comes whole or in pieces', async (t) => {
+  const wide = `"${'é'.repeat(600)}"`; // 602 characters, 1202 bytes
+  const fits = `"${'é'.repeat(499)}"\r`; // 1000 bytes and a CR
+  const expected = [
+    { source: 'stdin', line: 1, problem: 'line 1 is longer than 1000 bytes' },
+    { source: 'stdin', line: 2, text: fits.slice(0, -1) },
+  ];
+  t.deepEqual(await collect([`${wide}\n${fits}\n`], 1000), expected);
+  const bytes = Buffer.from(`${wide}\n${fits}\n`);
+  t.deepEqual(await collect([bytes.subarray(0, 301), bytes.subarray(301, 1500), bytes.subarray(1500)], 1000), expected);
+});
+
 test.serial('an oversized line is not buffered whole: retained memory stays bounded while 8 MiB of one line streams in', async (t) => {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('run ava with --expose-gc (see package.json)');
@@ -41,12 +53,14 @@ test.serial('an oversized line is not buffered whole: retained memory stays boun
   const seen: unknown[] = [];
   const done = new Promise<void>((resolve) => fromNdjson(input, { maxLineBytes: 1024 * 1024 }).subscribe({ next: (s) => seen.push(s), complete: resolve }));
   // Array buffers are freed by a background sweeper after GC: collect and settle a few times before reading.
+  // The line may be held as bytes or as text: both count.
   const settled = async () => {
     for (let i = 0; i < 5; i++) {
       gc();
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    return process.memoryUsage().arrayBuffers;
+    const { arrayBuffers, heapUsed } = process.memoryUsage();
+    return arrayBuffers + heapUsed;
   };
   const before = await settled();
   for (let i = 0; i < 128; i++) {
