@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, packageRoot, StoreError } from '../streams/index.js';
+import { ConfigError, OutputError, packageRoot, StoreError } from '../streams/index.js';
 import { UsageError } from './cli.js';
 import type { Command } from './command.js';
 import { COMMANDS } from './commands/index.js';
@@ -50,7 +50,7 @@ main(process.argv.slice(2)).then(
     if (error instanceof UsageError || error instanceof ConfigError) {
       process.stderr.write(`ooda: ${error.message}\n`);
       process.exitCode = 2;
-    } else if (error instanceof StoreError) {
+    } else if (error instanceof StoreError || error instanceof OutputError) {
       process.stderr.write(`ooda: ${error.message}\n`);
       process.exitCode = 1;
     } else {

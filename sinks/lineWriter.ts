@@ -4,11 +4,14 @@
  * line); lines are batched into one write per burst (or per 64 KiB) and
  * flushed on completion. A closed destination (`ooda … | head`, EPIPE) ends
  * quietly: writing stops, nothing is thrown and `onClosed` is called once.
+ * Any other write error (a full disk) stops writing too, calls `onClosed`,
+ * and is kept as `failure`, for the command to fail with.
  *
  * Options: onClosed (called when the destination goes away), highWaterBytes (64 KiB).
  */
 import type { Writable } from 'node:stream';
 import type { Observer } from 'rxjs';
+import { OutputError, readerGone } from './outputError.js';
 import { streamFailure } from './streamFailure.js';
 
 export interface LineSinkOptions {
@@ -19,14 +22,17 @@ export interface LineSinkOptions {
 export interface LineSink<T> extends Observer<T> {
   /** Resolves once everything written so far has been handed to the destination (or it has closed). */
   flushed(): Promise<void>;
-  /** True once the destination has gone away. */
+  /** True once the destination has gone away or failed. */
   readonly closed: boolean;
+  /** Why writing failed, when the destination did not just close: the output is incomplete. */
+  readonly failure: OutputError | undefined;
 }
 
 export function toLines<T>(writable: Writable, format: (value: T) => string | null, options: LineSinkOptions = {}): LineSink<T> {
   const highWater = options.highWaterBytes ?? 64 * 1024;
   let buffer = '';
   let closed = false;
+  let failure: OutputError | undefined;
   let flushScheduled = false;
   let lastWrite: Promise<void> = Promise.resolve();
 
@@ -34,6 +40,7 @@ export function toLines<T>(writable: Writable, format: (value: T) => string | nu
     if (closed) return;
     closed = true;
     buffer = '';
+    if (!readerGone(error)) failure = new OutputError(error);
     options.onClosed?.(error);
   };
   writable.on('error', close);
@@ -45,7 +52,10 @@ export function toLines<T>(writable: Writable, format: (value: T) => string | nu
     buffer = '';
     lastWrite = new Promise((resolve) => {
       try {
-        writable.write(chunk, () => resolve());
+        writable.write(chunk, (error?: Error | null) => {
+          if (error) close(error);
+          resolve();
+        });
       } catch (error) {
         close(error as Error);
         resolve();
@@ -56,6 +66,9 @@ export function toLines<T>(writable: Writable, format: (value: T) => string | nu
   return {
     get closed() {
       return closed;
+    },
+    get failure() {
+      return failure;
     },
     next(value) {
       if (closed) return;

@@ -84,6 +84,7 @@ export { toWebSocket, type WebSocketSink, type WebSocketSinkOptions } from '../s
 export { fromWebSocket } from '../sources/wsInput.js';
 export { SqliteStore, type StoreAccess, type StoreOptions, type Synchronous } from '../sinks/sqliteStore.js';
 export { StoreError } from '../sinks/storeError.js';
+export { OutputError } from '../sinks/outputError.js';
 export { storeFileProblem } from '../sinks/storeFile.js';
 export { toSqlite, type SqliteSink, type SqliteSinkOptions } from '../sinks/toSqlite.js';
 export { demoGoals, demoKnowledgeFile } from './demo.js';

@@ -111,7 +111,7 @@ export function startProgram(options: ProgramOptions, io: ProgramIO): RunningPro
   }
   let reason = 'input ended';
   const toStdout = options.format === 'ndjson' ? toNdjson : toPrettyLog;
-  const stdout = toStdout(io.stdout, { onClosed: () => agent.stop('stdout closed') });
+  const stdout = toStdout(io.stdout, { onClosed: () => agent.stop(stdout.failure ? 'stdout failed' : 'stdout closed') });
   events$.subscribe(stdout);
   if (options.ws) events$.subscribe(toWebSocket(options.ws, { snapshot: () => agentSnapshot(agent.mind, agent.session) }));
   events$.subscribe((event) => {
@@ -122,6 +122,8 @@ export function startProgram(options: ProgramOptions, io: ProgramIO): RunningPro
     await stdout.flushed();
     await options.ws?.close('agent stopped');
     await persistence?.close(reason);
+    // stdout that failed (a full disk) fails the run, once the store has everything.
+    if (stdout.failure) throw stdout.failure;
     return reason;
   });
   // On a store, the run starts once the session's start (its row and first snapshot) is committed: a crash after it leaves a session to resume.

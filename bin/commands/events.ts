@@ -4,7 +4,8 @@
  * all of them, the oldest N or the newest N. The log is read
  * and written a page at a time, each page handed to stdout before the next is
  * read, so memory does not grow with the store; a closed pipe
- * (`ooda events | head`) ends the command quietly.
+ * (`ooda events | head`) ends the command quietly; stdout that cannot be
+ * written (a full disk) fails it.
  */
 import { EVENT_KINDS, eventFromRow, toNdjson } from '../../streams/index.js';
 import { intFlag, UsageError } from '../cli.js';
@@ -44,6 +45,7 @@ Prints the stored events as NDJSON in seq order (oldest first, also with --last)
         left -= rows.length;
         if (left <= 0 || closed) break;
       }
+      if (out.failure) throw out.failure;
     });
     return 0;
   },
