@@ -1,6 +1,6 @@
 /**
  * What a store's path may name: `:memory:`, a file not created yet, or a
- * regular file. Anything else (a folder, or a new path ending with `/`, a
+ * regular file. Anything else (a folder, or a path ending with `/`, a
  * device such as /dev/null, a named pipe, a socket) is refused before anything is opened: SQLite would try to
  * use it as a database and create its side files (`-wal`, `-shm`, the
  * writer's `-lock`) beside it.
@@ -22,12 +22,17 @@ export function storeFileProblem(file: string): string | undefined {
   try {
     stat = statSync(file, { throwIfNoEntry: false });
   } catch {
-    return undefined; // a path SQLite cannot open either (e.g. through a file): its own error names it
+    // A path SQLite cannot open either (e.g. through a file): its own error names it. But SQLite opens `FILE/` as FILE, where the file-system calls find nothing.
+    return file.endsWith('/') ? folderPath(file) : undefined;
   }
-  if (!stat) return file.endsWith('/') ? `${file} is a folder path (it ends with /), not a store file` : undefined;
+  if (!stat) return file.endsWith('/') ? folderPath(file) : undefined;
   if (stat.isFile()) return undefined;
   const kind = KINDS.find(([is]) => is(stat))?.[1] ?? 'not a regular file';
   return `${file} is ${kind}, not a store file`;
+}
+
+function folderPath(file: string): string {
+  return `${file} is a folder path (it ends with /), not a store file`;
 }
 
 /**

@@ -1,29 +1,32 @@
 /**
- * A store must be a regular file (or `:memory:`): a folder (or a new path
- * ending with `/`), a named pipe or a device (/dev/null) given as --db is refused as a usage error (exit 2) by
+ * A store must be a regular file (or `:memory:`): a folder (or a path
+ * ending with `/`, also after an existing file's name, which SQLite would open
+ * as the file and the file system not find), a named pipe or a device (/dev/null) given as --db is refused as a usage error (exit 2) by
  * every store command, and by SqliteStore.open as a StoreError, before any
  * side file (`-wal`, `-shm`, `-lock`) is created beside it.
  */
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './helpers/cli.js';
 import { SqliteStore } from '../sinks/sqliteStore.js';
 import { StoreError } from '../sinks/storeError.js';
 
-/** A folder holding a named pipe and a folder, neither of which can be a store, nor can a new path that ends with `/`. */
+/** A folder holding a named pipe and a folder, neither of which can be a store, nor can a path that ends with `/` (new, or an empty file's name). */
 function notFiles(): { dir: string; paths: [string, string][] } {
   const dir = mkdtempSync(join(tmpdir(), 'ooda-notfile-'));
   execFileSync('mkfifo', [join(dir, 'pipe')]);
   mkdirSync(join(dir, 'folder'));
+  writeFileSync(join(dir, 'file.db'), '');
   return {
     dir,
     paths: [
       [join(dir, 'pipe'), 'a named pipe (FIFO)'],
       [join(dir, 'folder'), 'a folder'],
       [`${join(dir, 'new.db')}/`, 'a folder path (it ends with /)'],
+      [`${join(dir, 'file.db')}/`, 'a folder path (it ends with /)'],
     ],
   };
 }
@@ -38,7 +41,8 @@ test('every store command refuses a --db that is no regular file as a usage erro
       t.is(result.stderr, `ooda: --db: ${path} is ${kind}, not a store file: pass a regular file (or :memory:)\n`, command[0]);
     }
   }
-  t.deepEqual(readdirSync(dir).sort(), ['folder', 'pipe']);
+  t.deepEqual(readdirSync(dir).sort(), ['file.db', 'folder', 'pipe']);
+  t.is(statSync(join(dir, 'file.db')).size, 0);
   t.deepEqual(readdirSync(join(dir, 'folder')), []);
 });
 
@@ -50,5 +54,6 @@ test('SqliteStore.open refuses a path that is no regular file with a StoreError,
       t.is(error!.message, `store: open: ${path} is ${kind}, not a store file: pass a regular file (--db FILE)`, access);
     }
   }
-  t.deepEqual(readdirSync(dir).sort(), ['folder', 'pipe']);
+  t.deepEqual(readdirSync(dir).sort(), ['file.db', 'folder', 'pipe']);
+  t.is(statSync(join(dir, 'file.db')).size, 0);
 });
