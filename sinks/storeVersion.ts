@@ -42,14 +42,26 @@ async function requireSchema(c: SchemaConnection): Promise<number> {
  * For a writer: the file must be an ooda-rx store this program can migrate.
  * `create` also takes an empty database (it becomes a store), never one that
  * holds tables of its own; `existing` (continuing a store) takes no empty one.
+ * The version and the tables are read in one read transaction: a writer that
+ * creates the store meanwhile (another `ooda run` on the same new file, while
+ * this one checks it before waiting for the lock) is seen before or after,
+ * never as tables without a version.
  */
 export async function requireWritableSchema(c: SchemaConnection, access: 'create' | 'existing'): Promise<void> {
   if (access === 'existing') {
     await requireSchema(c);
     return;
   }
-  if ((await schemaVersion(c)) > 0) return;
-  const found = await c.all<{ type: string; name: string }>('SELECT type, name FROM sqlite_master ORDER BY rowid LIMIT 4');
+  await c.run('BEGIN');
+  let found: { type: string; name: string }[];
+  try {
+    const version = await schemaVersion(c);
+    found = version > 0 ? [] : await c.all<{ type: string; name: string }>('SELECT type, name FROM sqlite_master ORDER BY rowid LIMIT 4');
+  } catch (error) {
+    await c.run('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+  await c.run('COMMIT');
   if (found.length === 0) return;
   const named = found.slice(0, 3).map((r) => `${r.type} ${r.name}`).join(', ') + (found.length > 3 ? ', …' : '');
   throw new StoreError(`store: open: ${c.file} is an SQLite database but not an ooda-rx store (it holds ${named}): ooda writes only its own stores or empty files; pass another --db`, 'SCHEMA');
