@@ -136,3 +136,13 @@ test('a store whose user_version is negative is refused naming the file and the 
     t.is(error!.message, message, access);
   }
 });
+
+test('ooda sessions lists a session whose started_at is no date as stored, instead of failing with a RangeError', async (t) => {
+  const { db } = await damagedStore("UPDATE sessions SET started_at = 1e300 WHERE id = 's1'");
+  const table = await runCli(['sessions', '--db', db]);
+  t.is(table.code, 0, table.stderr);
+  t.regex(table.stdout, /^s1 +ended +1e\+300 +0\.\.3 /m);
+  const json = await runCli(['sessions', '--db', db, '--json']);
+  t.is(json.code, 0, json.stderr);
+  t.like(JSON.parse(json.stdout) as object, { id: 's1', started: '1e+300', cycles: '0..3' });
+});

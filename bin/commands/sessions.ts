@@ -31,7 +31,7 @@ file and environment of the command that resumed it).`,
     const listed = rows.map((r) => ({
       id: r.id,
       status: r.status,
-      started: new Date(r.started_at).toISOString(),
+      started: storedTime(r.started_at),
       cycles: `${r.start_cycle}..${r.cycles ?? r.last_cycle ?? r.start_cycle}`,
       events: r.events,
       signals: r.signals,
@@ -50,6 +50,12 @@ file and environment of the command that resumed it).`,
     return 0;
   },
 });
+
+/** A stored time (ms since the epoch) as an ISO date, or as stored when it is no date (the file was damaged or edited). */
+function storedTime(ms: number): string {
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString();
+}
 
 /** The stored config as JSON, or its text when the file was damaged or edited: a listing shows what is there. */
 function storedJson(text: string): unknown {
