@@ -197,7 +197,11 @@ export async function loadRecording(store: SqliteStore, sessionId: string): Prom
   return { recording, ended: session.status === 'ended' };
 }
 
-/** An event as stored: header columns plus the JSON body; a body that is not JSON is a {@link StoreError} naming the event. */
+/**
+ * An event as stored: header columns plus the JSON body; a body that is not
+ * a JSON object is a {@link StoreError} naming the event, and the columns win
+ * over header fields an edited body holds.
+ */
 export function eventFromRow(row: EventRow): AgentEvent {
   let body: unknown;
   try {
@@ -205,7 +209,13 @@ export function eventFromRow(row: EventRow): AgentEvent {
   } catch (error) {
     throw new StoreError(`store: event ${row.seq} of session ${row.session} is not JSON (${(error as Error).message}): the file was damaged or edited`, 'RECORDING');
   }
-  return { kind: row.kind, seq: row.seq, session: row.session, cycle: row.cycle, at: row.at, ...(body as object) } as AgentEvent;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    const got = body === null ? 'null' : Array.isArray(body) ? 'an array' : `a ${typeof body}`;
+    throw new StoreError(`store: event ${row.seq} of session ${row.session} is not a JSON object (got ${got}): the file was damaged or edited`, 'RECORDING');
+  }
+  const header = { kind: row.kind, seq: row.seq, session: row.session, cycle: row.cycle, at: row.at };
+  // The header first (the key order ooda run prints), then the body, then the header's values again.
+  return { ...header, ...body, ...header } as AgentEvent;
 }
 
 /**

@@ -146,3 +146,30 @@ test('ooda sessions lists a session whose started_at is no date as stored, inste
   t.is(json.code, 0, json.stderr);
   t.like(JSON.parse(json.stdout) as object, { id: 's1', started: '1e+300', cycles: '0..3' });
 });
+
+test('an event whose stored body is JSON but no object is one StoreError naming the event, for replay and ooda events', async (t) => {
+  for (const [body, got] of [['[1,2]', 'an array'], ['"abc"', 'a string'], ['null', 'null']] as const) {
+    const { db } = await damagedStore(`UPDATE events SET body = '${body}' WHERE seq = 3`);
+    const message = `store: event 3 of session s1 is not a JSON object (got ${got}): the file was damaged or edited`;
+    const store = await SqliteStore.open(db, { access: 'read' });
+    try {
+      t.is((await t.throwsAsync(replaySession(store, 's1'), { instanceOf: StoreError }))!.message, message, body);
+    } finally {
+      await store.close();
+    }
+    const printed = await runCli(['events', '--db', db]);
+    t.is(printed.code, 1, printed.stderr);
+    t.is(events(printed.stdout).length, 2, 'the events before it are printed');
+    t.is(printed.stderr, `ooda: ${message}\n`, body);
+  }
+});
+
+test('ooda events prints an event with its stored header columns, not header fields an edited body holds', async (t) => {
+  const { db } = await damagedStore(`UPDATE events SET body = json_set(body, '$.seq', 999, '$.kind', 'evil', '$.session', 'other') WHERE seq = 3`);
+  const printed = await runCli(['events', '--db', db, '--limit', '3']);
+  t.is(printed.code, 0, printed.stderr);
+  const third = events(printed.stdout)[2]!;
+  t.like(third, { seq: 3, session: 's1' });
+  t.not(third.kind, 'evil');
+  t.deepEqual(Object.keys(third).slice(0, 5), ['kind', 'seq', 'session', 'cycle', 'at']);
+});
