@@ -13,24 +13,43 @@
  * run (deleting it while a writer waits for it would let two writers in).
  *
  * The lock is keyed on the store's resolved path, so a symlink to the store
- * (or to its folder) takes the same lock. Hard links cannot be told apart by
+ * (or to its folder, or to a store not created yet) takes the same lock. Hard links cannot be told apart by
  * path; SQLite itself warns against hard-linked databases.
  */
-import { realpathSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve as absolutePath } from 'node:path';
 import sqlite3 from 'sqlite3';
 import { translate } from './storeError.js';
 
-/** The store's real path: the file's, or for a file not created yet, its folder's plus its name (as given when the folder is missing too). */
-function resolvedStorePath(file: string): string {
+/** Symlinks followed at most (as the kernel's ELOOP limit). */
+const MAX_LINKS = 40;
+
+/**
+ * The store's real path: the file's, or for a file not created yet, its
+ * folder's plus its name (as given when the folder is missing too). A
+ * symlink to a file not created yet is followed, as SQLite follows it to
+ * create the file: its lock is the one the target takes once it exists.
+ */
+function resolvedStorePath(file: string, links = 0): string {
   try {
     return realpathSync(file);
   } catch {
+    const target = links < MAX_LINKS ? linkTarget(file) : undefined;
+    if (target !== undefined) return resolvedStorePath(absolutePath(dirname(file), target), links + 1);
     try {
       return join(realpathSync(dirname(file)), basename(file));
     } catch {
       return absolutePath(file);
     }
+  }
+}
+
+/** Where `file` points when it is a symlink, else undefined. */
+function linkTarget(file: string): string | undefined {
+  try {
+    return lstatSync(file).isSymbolicLink() ? readlinkSync(file) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

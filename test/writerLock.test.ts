@@ -66,22 +66,26 @@ test('commands that continue a store refuse an empty file and leave it empty', a
   t.is(recall.code, 1, recall.stderr);
 });
 
-test('the lock is the real file\'s: a writer through a symlink to the store, or to its folder, waits for the writer of the real path', async (t) => {
+test('the lock is the real file\'s: a writer through a symlink to the store, to its folder or to a store not created yet, waits for the writer of the real path', async (t) => {
   const dir = tempDir();
   const real = join(dir, 'real.db');
   await (await SqliteStore.open(real)).close();
   const links = tempDir();
   symlinkSync(real, join(links, 'link.db'));
   symlinkSync(dir, join(links, 'folder'));
+  // A dangling symlink: SQLite creates its target, so its writer must wait for the target's.
+  symlinkSync(join(dir, 'later.db'), join(links, 'later.db'));
   // Writers of the real paths, in other processes (SQLite's locks do not conflict within one).
-  const writers = await Promise.all([holdWriteLock(`${real}-lock`), holdWriteLock(join(dir, 'new.db-lock'))]);
+  const writers = await Promise.all([holdWriteLock(`${real}-lock`), holdWriteLock(join(dir, 'new.db-lock')), holdWriteLock(join(dir, 'later.db-lock'))]);
   try {
-    for (const file of [join(links, 'link.db'), join(links, 'folder', 'real.db'), join(links, 'folder', 'new.db')]) {
+    for (const file of [join(links, 'link.db'), join(links, 'folder', 'real.db'), join(links, 'folder', 'new.db'), join(links, 'later.db')]) {
       const error = await t.throwsAsync(SqliteStore.open(file, { busyTimeoutMs: 50 }), { instanceOf: StoreError }, file);
       t.is(error!.code, 'SQLITE_BUSY', file);
       t.true(error!.message.startsWith(`store: lock: ${file} is locked by another process`), error!.message);
     }
     t.false(existsSync(join(dir, 'new.db')), 'the refused writer created nothing');
+    t.false(existsSync(join(dir, 'later.db')), 'the refused writer created nothing');
+    t.false(existsSync(join(links, 'later.db-lock')), 'no lock beside the link');
   } finally {
     for (const writer of writers) writer.kill();
   }
