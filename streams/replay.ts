@@ -181,6 +181,13 @@ export async function loadRecording(store: SqliteStore, sessionId: string): Prom
   const session = await store.existingSession(sessionId);
   const base = await store.snapshot(sessionId, 'first');
   if (!base) throw new StoreError(`store: session ${sessionId} has no snapshot to start from`, 'NO_SNAPSHOT');
+  // A session's first snapshot is always kept (see snapshotRetention.ts): one that is no start was deleted by hand.
+  if (base.reason !== 'start' && base.reason !== 'resumed') {
+    throw new StoreError(
+      `store: ${store.file}: session ${sessionId} has lost the snapshot it started from (the first it keeps, snapshot ${base.id}, is its ${base.reason} at cycle ${base.cycle}): it cannot be replayed`,
+      'NO_SNAPSHOT',
+    );
+  }
   const [first] = await store.events({ session: sessionId, limit: 1 });
   const lastSeq = await store.nthNewestSeq({ session: sessionId }, 1);
   const [lastRow] = lastSeq === undefined ? [] : await store.events({ session: sessionId, afterSeq: lastSeq - 1, limit: 1 });

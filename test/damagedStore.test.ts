@@ -173,3 +173,19 @@ test('ooda events prints an event with its stored header columns, not header fie
   t.not(third.kind, 'evil');
   t.deepEqual(Object.keys(third).slice(0, 5), ['kind', 'seq', 'session', 'cycle', 'at']);
 });
+
+test('replaying a session whose start snapshot was deleted by hand is one StoreError saying so, not a divergence at its first event', async (t) => {
+  const { db, first, last } = await damagedStore("DELETE FROM snapshots WHERE reason = 'start'");
+  t.not(first, last);
+  const store = await SqliteStore.open(db, { access: 'read' });
+  try {
+    const error = await t.throwsAsync(replaySession(store, 's1'), { instanceOf: StoreError });
+    t.is(error!.message, `store: ${db}: session s1 has lost the snapshot it started from (the first it keeps, snapshot ${last}, is its exit at cycle 3): it cannot be replayed`);
+  } finally {
+    await store.close();
+  }
+  const replayed = await runCli(['replay', '--db', db]);
+  t.is(replayed.code, 1, replayed.stderr);
+  t.is(replayed.stdout, '');
+  t.regex(replayed.stderr, /^ooda: store: .* has lost the snapshot it started from/);
+});
