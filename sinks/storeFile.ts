@@ -3,7 +3,9 @@
  * regular file. Anything else (a folder, or a path ending with `/`, a
  * device such as /dev/null, a named pipe, a socket) is refused before anything is opened: SQLite would try to
  * use it as a database and create its side files (`-wal`, `-shm`, the
- * writer's `-lock`) beside it.
+ * writer's `-lock`) beside it. So is a side file of an existing file
+ * (`ooda.db-lock`, `ooda.db-wal`, a tab completion away): a store made in it
+ * would be overwritten by the store it belongs to, and the other way round.
  */
 import { accessSync, constants, existsSync, statSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
@@ -25,14 +27,31 @@ export function storeFileProblem(file: string): string | undefined {
     // A path SQLite cannot open either (e.g. through a file): its own error names it. But SQLite opens `FILE/` as FILE, where the file-system calls find nothing.
     return file.endsWith('/') ? folderPath(file) : undefined;
   }
-  if (!stat) return file.endsWith('/') ? folderPath(file) : undefined;
-  if (stat.isFile()) return undefined;
+  if (!stat) return file.endsWith('/') ? folderPath(file) : sideFile(file);
+  if (stat.isFile()) return sideFile(file);
   const kind = KINDS.find(([is]) => is(stat))?.[1] ?? 'not a regular file';
   return `${file} is ${kind}, not a store file`;
 }
 
 function folderPath(file: string): string {
   return `${file} is a folder path (it ends with /), not a store file`;
+}
+
+/** The suffixes of the files SQLite and the writer's lock keep beside a store. */
+const SIDE_FILE = /^(.+)-(wal|shm|lock|journal)$/;
+
+/** Why `file` is a side file of an existing file (`ooda.db-lock` beside `ooda.db`), or undefined. */
+function sideFile(file: string): string | undefined {
+  const match = SIDE_FILE.exec(file);
+  if (!match) return undefined;
+  const [, store, suffix] = match;
+  let isFile = false;
+  try {
+    isFile = statSync(store!, { throwIfNoEntry: false })?.isFile() ?? false;
+  } catch {
+    isFile = false;
+  }
+  return isFile ? `${file} is the -${suffix} side file of ${store} (pass ${store} for that store), not a store file` : undefined;
 }
 
 /**

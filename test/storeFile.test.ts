@@ -1,7 +1,9 @@
 /**
  * A store must be a regular file (or `:memory:`): a folder (or a path
  * ending with `/`, also after an existing file's name, which SQLite would open
- * as the file and the file system not find), a named pipe or a device (/dev/null) given as --db is refused as a usage error (exit 2) by
+ * as the file and the file system not find), a side file of an existing file
+ * (`FILE-lock`, `FILE-wal`: a store made in one would be overwritten by the
+ * store it belongs to), a named pipe or a device (/dev/null) given as --db is refused as a usage error (exit 2) by
  * every store command, and by SqliteStore.open as a StoreError, before any
  * side file (`-wal`, `-shm`, `-lock`) is created beside it.
  */
@@ -14,12 +16,14 @@ import { runCli } from './helpers/cli.js';
 import { SqliteStore } from '../sinks/sqliteStore.js';
 import { StoreError } from '../sinks/storeError.js';
 
-/** A folder holding a named pipe and a folder, neither of which can be a store, nor can a path that ends with `/` (new, or an empty file's name). */
+/** A folder holding a named pipe and a folder, neither of which can be a store, nor can a path that ends with `/` (new, or an empty file's name), nor a side file of that file (its empty `-lock`, a `-wal` not created yet). */
 function notFiles(): { dir: string; paths: [string, string][] } {
   const dir = mkdtempSync(join(tmpdir(), 'ooda-notfile-'));
   execFileSync('mkfifo', [join(dir, 'pipe')]);
   mkdirSync(join(dir, 'folder'));
   writeFileSync(join(dir, 'file.db'), '');
+  writeFileSync(join(dir, 'file.db-lock'), '');
+  const file = join(dir, 'file.db');
   return {
     dir,
     paths: [
@@ -27,6 +31,8 @@ function notFiles(): { dir: string; paths: [string, string][] } {
       [join(dir, 'folder'), 'a folder'],
       [`${join(dir, 'new.db')}/`, 'a folder path (it ends with /)'],
       [`${join(dir, 'file.db')}/`, 'a folder path (it ends with /)'],
+      [`${file}-lock`, `the -lock side file of ${file} (pass ${file} for that store)`],
+      [`${file}-wal`, `the -wal side file of ${file} (pass ${file} for that store)`],
     ],
   };
 }
@@ -41,8 +47,9 @@ test('every store command refuses a --db that is no regular file as a usage erro
       t.is(result.stderr, `ooda: --db: ${path} is ${kind}, not a store file: pass a regular file (or :memory:)\n`, command[0]);
     }
   }
-  t.deepEqual(readdirSync(dir).sort(), ['file.db', 'folder', 'pipe']);
+  t.deepEqual(readdirSync(dir).sort(), ['file.db', 'file.db-lock', 'folder', 'pipe']);
   t.is(statSync(join(dir, 'file.db')).size, 0);
+  t.is(statSync(join(dir, 'file.db-lock')).size, 0);
   t.deepEqual(readdirSync(join(dir, 'folder')), []);
 });
 
@@ -54,6 +61,7 @@ test('SqliteStore.open refuses a path that is no regular file with a StoreError,
       t.is(error!.message, `store: open: ${path} is ${kind}, not a store file: pass a regular file (--db FILE)`, access);
     }
   }
-  t.deepEqual(readdirSync(dir).sort(), ['file.db', 'folder', 'pipe']);
+  t.deepEqual(readdirSync(dir).sort(), ['file.db', 'file.db-lock', 'folder', 'pipe']);
   t.is(statSync(join(dir, 'file.db')).size, 0);
+  t.is(statSync(join(dir, 'file.db-lock')).size, 0);
 });
