@@ -14,10 +14,15 @@
  *   status               one line about the agent
  *   h      | help        this list
  *   q      | quit        end the session
+ *
+ * Output that goes away (`ooda repl | head`) ends the session quietly, as
+ * `ooda run` does; output that cannot be written (a full disk) ends it and
+ * fails it with an OutputError.
  */
-import { createInterface } from 'node:readline';
+import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { finalize, lastValueFrom, Subject } from 'rxjs';
+import { OutputError, readerGone } from '../sinks/outputError.js';
 import { describe } from '../sinks/prettyLog.js';
 import type { Agent } from './createAgent.js';
 import type { AgentEvent } from './events.js';
@@ -48,15 +53,25 @@ export interface ReplOptions {
   prompt?: string;
 }
 
-/** Runs the REPL until `q` or the end of input; resolves once the agent's run has ended. */
+/** Runs the REPL until `q`, the end of input or of the output; resolves once the agent's run has ended, rejects with an OutputError when the output could not be written. */
 export async function runRepl({ agent, input, output, files = [], goals = [], prompt = 'ooda> ' }: ReplOptions): Promise<void> {
   const signals$ = new Subject<Signal>();
   let loaded!: () => void;
   const ready = new Promise<void>((resolve) => (loaded = resolve));
   const initial$ = knowledgeAndGoals(files, goals).pipe(finalize(() => loaded()));
   const events$ = agent.run({ inputs: [initial$], signals: [signals$], drive: false });
+  let rl: Interface | undefined;
+  let outputGone = false;
+  let failure: OutputError | undefined;
+  output.on('error', (error: Error) => {
+    if (outputGone) return;
+    outputGone = true;
+    if (!readerGone(error)) failure = new OutputError(error);
+    agent.stop(failure ? 'stdout failed' : 'stdout closed');
+    rl?.close();
+  });
   const write = (text: string): void => {
-    output.write(`${text}\n`);
+    if (!outputGone) output.write(`${text}\n`);
   };
   events$.subscribe((event) => {
     const text = render(event);
@@ -66,7 +81,12 @@ export async function runRepl({ agent, input, output, files = [], goals = [], pr
   events$.connect();
 
   await ready; // the first prompt comes once the knowledge files and goals are in
-  const rl = createInterface({ input, output, prompt, terminal: (output as { isTTY?: boolean }).isTTY === true });
+  if (outputGone) {
+    await done;
+    if (failure) throw failure;
+    return;
+  }
+  rl = createInterface({ input, output, prompt, terminal: (output as { isTTY?: boolean }).isTTY === true });
   const meta = { source: 'repl' };
   const send = (signal: Signal): void => signals$.next(signal);
   const command = (name: CommandName): void => send({ type: 'command', command: name, depth: 0, meta });
@@ -124,11 +144,12 @@ export async function runRepl({ agent, input, output, files = [], goals = [], pr
       default:
         write(`unknown command ${JSON.stringify(word)}; 'h' for help`);
     }
-    rl.prompt();
+    if (!outputGone) rl.prompt();
   });
   // q stops the run with that reason; the end of input (Ctrl-D) ends the signals, and the run stops once idle.
   rl.on('close', () => (quit ? agent.stop('quit') : signals$.complete()));
   await done;
+  if (failure) throw failure;
 }
 
 /** What the REPL prints for an event: a reflection in full, a command's result, other events as one line. */

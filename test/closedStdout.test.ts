@@ -53,3 +53,15 @@ test('sessions --json, sessions and replay into a closed pipe end quietly with e
   quiet(t, await closedEarly(['sessions', '--db', db], 0));
   quiet(t, await closedEarly(['replay', '--db', db], 0));
 });
+
+test('repl | head: a reader that goes away while the session is open ends it quietly, exit 0', async (t) => {
+  const child = startCli(['repl']);
+  const result = finished(child);
+  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+  child.stdout.destroy();
+  // Lines typed after the reader left make the REPL write again (help, a step's events, the prompt).
+  child.stdin.write('help\ng Find moons of Mars\ns 2\n');
+  await new Promise((r) => setTimeout(r, 300));
+  child.stdin.end('help\n');
+  quiet(t, await result);
+});

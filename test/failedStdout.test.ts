@@ -11,9 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OODA, runCli } from './helpers/cli.js';
 
-/** Runs the CLI with stdout on /dev/full (every write fails with ENOSPC); bounded by `timeoutMs`. */
-function intoFullDisk(args: string[], timeoutMs = 30_000): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [OODA, ...args], { stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'] });
+/** Runs the CLI with stdout on /dev/full (every write fails with ENOSPC) and `input` on stdin (none: no stdin); bounded by `timeoutMs`. */
+function intoFullDisk(args: string[], timeoutMs = 30_000, input?: string): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [OODA, ...args], { stdio: [input === undefined ? 'ignore' : 'pipe', openSync('/dev/full', 'w'), 'pipe'] });
+  if (input !== undefined) child.stdin!.end(input);
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   return new Promise((resolve, reject) => {
@@ -53,4 +54,11 @@ test('run into a full disk fails with exit 1, its session stored and ended as st
   t.is(sessions.length, 1);
   t.like(sessions[0], { status: 'ended', reason: 'stdout failed' });
   t.true(sessions[0]!.events > 0);
+});
+
+test('repl into a full disk fails with exit 1 and says so, without a stack trace', async (t) => {
+  const { code, stderr } = await intoFullDisk(['repl'], 30_000, 'help\ng Find moons of Mars\ns 2\nq\n');
+  t.is(code, 1, stderr);
+  t.regex(stderr, FAILED);
+  t.notRegex(stderr, /\n\s+at /);
 });
