@@ -49,6 +49,8 @@ export interface StoreOptions {
   batchSize?: number;
   /** Default `create`. */
   access?: StoreAccess;
+  /** Once aborted, a writer stops waiting for another writer's lock, failing at once as the wait's end would. */
+  signal?: AbortSignal;
 }
 
 export interface EventQuery {
@@ -97,7 +99,7 @@ export class SqliteStore {
     const unwritable = unwritableStoreProblem(file);
     if (unwritable) throw new StoreError(`store: open: ${unwritable}`, 'SQLITE_READONLY');
     if (file !== ':memory:' && existsSync(file)) await SqliteStore.refuseForeignSchema(file, access, options);
-    const lock = file === ':memory:' ? undefined : await WriterLock.acquire(file, options.busyTimeoutMs ?? 2000);
+    const lock = file === ':memory:' ? undefined : await WriterLock.acquire(file, options.busyTimeoutMs ?? 2000, options.signal);
     let store: SqliteStore;
     try {
       store = await SqliteStore.connect(file, file, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE, options, lock);

@@ -53,21 +53,38 @@ function linkTarget(file: string): string | undefined {
   }
 }
 
+/** The longest a lock wait goes without checking whether it was asked to stop. */
+const WAIT_SLICE_MS = 100;
+
 export class WriterLock {
   private constructor(private readonly db: sqlite3.Database) {}
 
-  /** Takes the lock of `file`, waiting up to `timeoutMs` for another writer to let go of it. */
-  static async acquire(file: string, timeoutMs: number): Promise<WriterLock> {
+  /**
+   * Takes the lock of `file`, waiting up to `timeoutMs` for another writer to
+   * let go of it. The wait stops early, with the same error, once `signal`
+   * aborts (a SIGINT while the CLI waits): it is waited out in slices of at
+   * most {@link WAIT_SLICE_MS}, and the signal is checked between them.
+   */
+  static async acquire(file: string, timeoutMs: number, signal?: AbortSignal): Promise<WriterLock> {
     const db = await new Promise<sqlite3.Database>((resolve, reject) => {
       const handle: sqlite3.Database = new sqlite3.Database(`${resolvedStorePath(file)}-lock`, (error) => (error ? reject(translate(error, file, 'lock')) : resolve(handle)));
     });
-    db.configure('busyTimeout', timeoutMs);
     const run = (sql: string): Promise<void> =>
       new Promise((resolve, reject) => db.run(sql, (error: Error | null) => (error ? reject(translate(error, file, 'lock')) : resolve())));
     try {
       // No journal: the lock file never holds data, and a journal would be a second side file.
       await run('PRAGMA journal_mode = OFF');
-      await run('BEGIN EXCLUSIVE');
+      for (let left = timeoutMs; ; left -= WAIT_SLICE_MS) {
+        db.configure('busyTimeout', Math.max(0, Math.min(left, WAIT_SLICE_MS)));
+        const taken = await run('BEGIN EXCLUSIVE').then(
+          () => true,
+          (error: unknown) => {
+            if ((error as { code?: string }).code !== 'SQLITE_BUSY' || left <= WAIT_SLICE_MS || signal?.aborted) throw error;
+            return false;
+          },
+        );
+        if (taken) break;
+      }
     } catch (error) {
       await new Promise<void>((resolve) => db.close(() => resolve()));
       throw error;

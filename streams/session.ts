@@ -116,7 +116,7 @@ export class Persistence {
    */
   static async open(options: PersistenceOptions, context: PersistenceContext): Promise<Persistence> {
     context.startUp?.step(`opening store ${options.db}`);
-    const store = await SqliteStore.open(options.db, options);
+    const store = await SqliteStore.open(options.db, context.startUp ? { ...options, signal: context.startUp.signal } : options);
     try {
       if (await store.session(context.session)) {
         throw new StoreError(`store: ${options.db} already holds a session ${context.session}: pass another --session, or none for a new id`, 'SESSION_EXISTS');

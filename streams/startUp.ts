@@ -19,12 +19,19 @@ export class StartInterrupted extends Error {
 
 export class StartUp {
   private reason: string | undefined;
+  private readonly aborter = new AbortController();
   /** What the start-up is doing, for messages (`opening store ./ooda.db`, …). */
   doing = 'starting';
+
+  /** Aborted once interrupted: for a step that waits (another writer's lock) to stop waiting. */
+  get signal(): AbortSignal {
+    return this.aborter.signal;
+  }
 
   /** Asks the start-up to stop at its next step; `reason` says why (`SIGINT`). */
   interrupt(reason: string): void {
     this.reason ??= reason;
+    this.aborter.abort(reason);
   }
 
   /** Throws {@link StartInterrupted} once {@link interrupt} was called. */

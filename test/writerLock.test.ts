@@ -90,3 +90,29 @@ test('the lock is the real file\'s: a writer through a symlink to the store, to 
     for (const writer of writers) writer.kill();
   }
 });
+
+test('a writer waiting for the lock takes it when the other writer lets go within its timeout, and stops waiting at once when its signal aborts', async (t) => {
+  const dir = tempDir();
+  const waited = join(dir, 'waited.db');
+  const holder = await holdWriteLock(`${waited}-lock`);
+  const opening = SqliteStore.open(waited, { busyTimeoutMs: 20_000 });
+  setTimeout(() => holder.kill(), 400);
+  await (await opening).close();
+  t.pass('the lock was taken once its holder let go');
+
+  const aborted = join(dir, 'aborted.db');
+  const other = await holdWriteLock(`${aborted}-lock`);
+  try {
+    const stop = new AbortController();
+    const waiting = SqliteStore.open(aborted, { busyTimeoutMs: 60_000, signal: stop.signal });
+    setTimeout(() => stop.abort('SIGINT'), 300);
+    // Bounded far below the 60 s timeout: without the signal the wait would outlast this.
+    const outcome = await Promise.race([waiting.then(() => 'opened', (error: unknown) => error), new Promise((resolve) => setTimeout(() => resolve('still waiting after 10 s'), 10_000))]);
+    t.true(outcome instanceof StoreError, String(outcome));
+    t.is((outcome as StoreError).code, 'SQLITE_BUSY');
+    t.true((outcome as StoreError).message.startsWith(`store: lock: ${aborted} is locked by another process`), (outcome as StoreError).message);
+    t.false(existsSync(aborted), 'the writer that stopped waiting created nothing');
+  } finally {
+    other.kill();
+  }
+});
