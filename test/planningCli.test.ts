@@ -23,6 +23,15 @@ test('ooda reflect runs a reflection and prints its adjustments', (t) => {
   t.regex(out.stdout, /\npsyche: dominant \w+/);
 });
 
+test('ooda plan and ooda reflect at --cycles 0 print no max-cycles warning: their goals come from flags, not from input that goes on', (t) => {
+  for (const command of ['plan', 'reflect']) {
+    const out = spawnSync('node', [...ooda, command, '--kg', knowledge, '--goal', 'Find moons of Mars', '--cycles', '0'], { encoding: 'utf8', timeout: 30_000 });
+    t.is(out.status, 0, out.stderr);
+    t.regex(out.stdout, command === 'plan' ? /^goal-1 "Find moons of Mars"/ : /^reflection 1 \(command\) over 0 cycle\(s\)/, command);
+    t.is(out.stderr, '', command);
+  }
+});
+
 test('ooda plan names a bad flag and exits 2', (t) => {
   const out = spawnSync('node', [...ooda, 'plan', '--cycles', 'many'], { encoding: 'utf8', timeout: 30_000 });
   t.is(out.status, 2);

@@ -24,9 +24,13 @@ Prints the current plan of each active goal: its strategy, meta-strategy
   },
 });
 
-/** Rejected lines, errors and warnings (a loopDetection setting that fell back to its default, …) go to stderr. */
-export function reportProblems(event: { kind: string; reason?: string; message?: string }): void {
+/**
+ * Rejected lines, errors and warnings (a loopDetection setting that fell back to its default, …) go to stderr.
+ * The max-cycles warning does not: it tells a run fed by open input that it goes on without cycles, while here
+ * --cycles is the number asked for (0 by default for plan) and the input, the --kg files and --goal flags, ends by itself.
+ */
+export function reportProblems(event: { kind: string; reason?: string; message?: string; key?: string }): void {
   if (event.kind === 'rejected') log(`rejected: ${event.reason}`);
   if (event.kind === 'error') log(`error: ${event.message}`);
-  if (event.kind === 'warning') log(`warning: ${event.message}`);
+  if (event.kind === 'warning' && event.key !== 'maxCycles') log(`warning: ${event.message}`);
 }
