@@ -403,6 +403,8 @@ export function createAgent(options: AgentOptions = {}): Agent {
     const events$ = concat(
       defer(() => {
         if (drive) scheduler.schedule(() => driver.wake());
+        // A live run that starts at max cycles (maxCycles 0, say) stops as soon as what came in at its start is taken in: no pass may ever end to notice it.
+        if (drive && sources.keepAlive) settleAfterTask();
         // Stopped before it was connected: it stops now, not before it started.
         if (halted) haltAt = undefined;
         return of<Draft>({ ...started, at: scheduler.now(), cycle: mind.cycle });

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { VirtualTimeScheduler } from 'rxjs';
+import { NEVER, VirtualTimeScheduler } from 'rxjs';
 import type { ToolOutput } from '../mind/tool.js';
 import type { Agent } from '../streams/createAgent.js';
 import type { AgentEvent } from '../streams/events.js';
@@ -98,4 +98,26 @@ test('a run started as the last one completes is not hit by that run giving up i
   const abandoned = second.find((e) => e.kind === 'error');
   t.like(abandoned, { signalType: 'tick' }, 'it was waiting on the tool until its own run stopped');
   t.regex((abandoned as { message: string }).message, /^abandoned: /);
+});
+
+test('a live run (keepAlive) that starts at max cycles stops at once, as one that reaches it does, though its input never ends (a WebSocket server)', (t) => {
+  const scheduler = new VirtualTimeScheduler();
+  const agent = createTestAgent(scheduler, { config: { maxCycles: 0 } });
+  const events: AgentEvent[] = [];
+  const events$ = agent.run({ inputs: [NEVER], keepAlive: true });
+  events$.subscribe((e) => events.push(e));
+  events$.connect();
+  scheduler.flush();
+  t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'max cycles reached', cycles: 0 });
+
+  const busyScheduler = new VirtualTimeScheduler();
+  const busy = createTestAgent(busyScheduler, { config: { maxCycles: 0 } });
+  busy.inject(goal('Find moons of Mars'));
+  const busyEvents: AgentEvent[] = [];
+  const busy$ = busy.run({ inputs: [NEVER], keepAlive: true });
+  busy$.subscribe((e) => busyEvents.push(e));
+  busy$.connect();
+  busyScheduler.flush();
+  t.true(busyEvents.some((e) => e.kind === 'goal' && e.description === 'Find moons of Mars'), 'a goal there at its start is taken in first');
+  t.like(busyEvents.at(-1), { kind: 'session', state: 'stopped', reason: 'max cycles reached', cycles: 0 });
 });
