@@ -19,21 +19,17 @@
  *   events:  --a-b-c----d--|
  *   client:  ----[a,b,c]-d--     (one frame per burst; 1001 when the server closes)
  *
- * Options: maxQueuedBytes (4 MiB), replay (100), maxFrameBytes (256 KiB), snapshot (none).
+ * Options: maxQueuedBytes (4 MiB), replay (100), maxFrameBytes (256 KiB), snapshot (none); a bad one throws, naming it.
  */
 import type { Observer } from 'rxjs';
 import type { AgentEvent, EventKind } from '../streams/events.js';
-import { CLOSE_SLOW_CONSUMER, type Snapshot } from '../streams/wsProtocol.js';
+import { CLOSE_SLOW_CONSUMER } from '../streams/wsProtocol.js';
 import { eventJson } from './eventJson.js';
 import type { WsClient, WsServer } from './wsServer.js';
 import { streamFailure } from './streamFailure.js';
+import { checkSinkOptions, type WebSocketSinkOptions } from './webSocketSinkOptions.js';
 
-export interface WebSocketSinkOptions {
-  maxQueuedBytes?: number;
-  replay?: number;
-  maxFrameBytes?: number;
-  snapshot?: () => Snapshot;
-}
+export type { WebSocketSinkOptions } from './webSocketSinkOptions.js';
 
 export interface WebSocketSink extends Observer<AgentEvent> {
   /** Clients served now, events published, frames sent, slow clients dropped. */
@@ -54,6 +50,7 @@ interface Outbox {
 }
 
 export function toWebSocket(server: WsServer, options: WebSocketSinkOptions = {}): WebSocketSink {
+  checkSinkOptions(options);
   const cap = options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES;
   const replay = options.replay ?? 100;
   const maxFrameBytes = options.maxFrameBytes ?? 256 * 1024;

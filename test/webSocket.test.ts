@@ -5,7 +5,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Subject } from 'rxjs';
 import WebSocket from 'ws';
-import { toWebSocket } from '../sinks/toWebSocket.js';
+import { toWebSocket, type WebSocketSinkOptions } from '../sinks/toWebSocket.js';
 import { WsServer, type WsServerOptions } from '../sinks/wsServer.js';
 import type { AgentEvent } from '../streams/events.js';
 import { demoKnowledgeFile } from '../streams/demo.js';
@@ -259,6 +259,20 @@ test('WsServer.listen refuses a period Node cannot honour, and other bad options
   await refused({ host: 127 }, 'WsServer host: expected a string, got 127');
   const server = await WsServer.listen({ port: 0, token: TOKEN, keepaliveMs: 0, pingIntervalMs: 2147483647, closeTimeoutMs: 0 });
   await server.close();
+});
+
+test('toWebSocket refuses a bad option, naming it: a cap that is not a number would let a client that never reads grow memory without bound', async (t) => {
+  const server = await WsServer.listen({ port: 0, token: TOKEN });
+  t.teardown(() => server.close());
+  const refused = (options: Record<string, unknown>, message: string) => t.throws(() => toWebSocket(server, options as WebSocketSinkOptions), { message });
+  refused({ maxQueuedBytes: NaN }, 'toWebSocket maxQueuedBytes: expected a whole number of bytes ≥ 1, got NaN');
+  refused({ maxQueuedBytes: '4MiB' }, 'toWebSocket maxQueuedBytes: expected a whole number of bytes ≥ 1, got "4MiB"');
+  refused({ maxQueuedBytes: -1 }, 'toWebSocket maxQueuedBytes: expected a whole number of bytes ≥ 1, got -1');
+  refused({ replay: -1 }, 'toWebSocket replay: expected a whole number of events ≥ 0, got -1');
+  refused({ replay: 1.5 }, 'toWebSocket replay: expected a whole number of events ≥ 0, got 1.5');
+  refused({ maxFrameBytes: 0 }, 'toWebSocket maxFrameBytes: expected a whole number of bytes ≥ 1, got 0');
+  refused({ snapshot: {} }, 'toWebSocket snapshot: expected a function, got an object');
+  t.notThrows(() => toWebSocket(server, { maxQueuedBytes: 1, replay: 0, maxFrameBytes: 1, snapshot: undefined }));
 });
 
 test('every client gets a keepalive message every keepaliveMs, events or not', async (t) => {
