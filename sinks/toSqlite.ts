@@ -27,30 +27,18 @@
  *   toSqlite():   -------[abc]-----[d]|    (one transaction per flush; the last on completion)
  *
  * Options: batchSize (500), flushMs (50), maxQueued (50 000), scheduler
- * (asyncScheduler, for the flush timer), onError, log (stderr).
+ * (asyncScheduler, for the flush timer), onError, log (stderr); a bad one throws, naming it.
  */
-import { asyncScheduler, Subject, type Observable, type Observer, type SchedulerLike, type Subscription } from 'rxjs';
+import { asyncScheduler, Subject, type Observable, type Observer, type Subscription } from 'rxjs';
 import type { AgentEvent, EventOf } from '../streams/events.js';
 import { eventJson } from './eventJson.js';
 import { StoreError, translate } from './storeError.js';
 import type { SqliteStore } from './sqliteStore.js';
 import type { InsertRows, InsertTable, SqlStatement } from './writeBatch.js';
 import { streamFailure } from './streamFailure.js';
+import { checkSqliteSinkOptions, type SqliteSinkOptions } from './sqliteSinkOptions.js';
 
-export interface SqliteSinkOptions {
-  /** Rows that start a flush at once. Default 500. */
-  batchSize?: number;
-  /** Longest a queued row waits before a flush starts, in ms: what a crash loses while the store keeps up (more when input outruns it: see docs/store.md). Default 50. */
-  flushMs?: number;
-  /** Queue bound: at this many pending rows the sink is saturated. Default 50 000. */
-  maxQueued?: number;
-  /** Clock for the flush timer. Default asyncScheduler. */
-  scheduler?: SchedulerLike;
-  /** Called once per distinct write failure (besides the stderr line). */
-  onError?: (error: StoreError) => void;
-  /** Where failure lines go. Default: stderr. */
-  log?: (line: string) => void;
-}
+export type { SqliteSinkOptions } from './sqliteSinkOptions.js';
 
 export interface SqliteSink extends Observer<AgentEvent> {
   /**
@@ -76,6 +64,7 @@ export interface SqliteSink extends Observer<AgentEvent> {
 }
 
 export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): SqliteSink {
+  checkSqliteSinkOptions(options);
   const batchSize = options.batchSize ?? 500;
   const flushMs = options.flushMs ?? 50;
   const maxQueued = options.maxQueued ?? 50_000;

@@ -22,6 +22,7 @@ import { QueryTables } from '../sinks/queryTables.js';
 import { pruneSnapshots } from '../sinks/snapshotRetention.js';
 import { SqliteStore, type StoreOptions } from '../sinks/sqliteStore.js';
 import type { SessionRow } from '../sinks/storeSchema.js';
+import { checkSqliteSinkOptions } from '../sinks/sqliteSinkOptions.js';
 import { StoreError } from '../sinks/storeError.js';
 import { toSqlite, type SqliteSink, type SqliteSinkOptions } from '../sinks/toSqlite.js';
 import type { Observable } from 'rxjs';
@@ -115,6 +116,8 @@ export class Persistence {
    * sessions); an interrupted `context.startUp` closes the store and rejects.
    */
   static async open(options: PersistenceOptions, context: PersistenceContext): Promise<Persistence> {
+    // The sink's options, before the store is opened (and a crashed session re-applied) for nothing.
+    checkSqliteSinkOptions(options);
     context.startUp?.step(`opening store ${options.db}`);
     const store = await SqliteStore.open(options.db, context.startUp ? { ...options, signal: context.startUp.signal } : options);
     try {

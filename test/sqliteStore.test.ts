@@ -9,8 +9,10 @@ import { holdWriteLock } from './helpers/lock.js';
 import { SqliteStore } from '../sinks/sqliteStore.js';
 import { StoreError } from '../sinks/storeError.js';
 import { SCHEMA_VERSION } from '../sinks/storeSchema.js';
-import { toSqlite } from '../sinks/toSqlite.js';
+import { toSqlite, type SqliteSinkOptions } from '../sinks/toSqlite.js';
+import { AgentConfig } from '../streams/config.js';
 import { eventFromRow } from '../streams/replay.js';
+import { Persistence } from '../streams/session.js';
 import type { AgentEvent } from '../streams/events.js';
 
 const tempDb = (): string => join(mkdtempSync(join(tmpdir(), 'ooda-store-')), 'test.db');
@@ -195,6 +197,27 @@ test('the queue is bounded: saturated$ turns true at maxQueued and false once th
   t.deepEqual(states, [true, false]);
   t.is(sink.pending, 0);
   await store.close();
+});
+
+test('toSqlite refuses a bad option, naming it: a bound that is not a number would never saturate, so the queue would grow without bound', async (t) => {
+  const store = await SqliteStore.open(tempDb());
+  t.teardown(() => store.close());
+  const refused = (options: Record<string, unknown>, message: string) => t.throws(() => toSqlite(store, options as SqliteSinkOptions), { message });
+  refused({ maxQueued: NaN }, 'toSqlite maxQueued: expected a whole number of rows ≥ 1, got NaN');
+  refused({ maxQueued: '50000' }, 'toSqlite maxQueued: expected a whole number of rows ≥ 1, got "50000"');
+  refused({ batchSize: 0 }, 'toSqlite batchSize: expected a whole number of rows ≥ 1, got 0');
+  refused({ batchSize: 2.5 }, 'toSqlite batchSize: expected a whole number of rows ≥ 1, got 2.5');
+  refused({ flushMs: 3e9 }, 'toSqlite flushMs: expected a number of ms from 0 to 2147483647, got 3000000000');
+  refused({ flushMs: -1 }, 'toSqlite flushMs: expected a number of ms from 0 to 2147483647, got -1');
+  refused({ scheduler: {} }, 'toSqlite scheduler: expected an RxJS scheduler (with schedule and now), got an object');
+  refused({ onError: 'log' }, 'toSqlite onError: expected a function, got "log"');
+  const sink = toSqlite(store, { batchSize: 1, flushMs: 0, maxQueued: 1, scheduler: new VirtualTimeScheduler(), log: () => {} });
+  t.is(sink.pending, 0, 'the smallest values are taken');
+
+  const db = tempDb();
+  const context = { session: 's1', config: AgentConfig.parse({}), log: () => {} };
+  await t.throwsAsync(Persistence.open({ db, fresh: false, maxQueued: NaN }, context), { message: 'toSqlite maxQueued: expected a whole number of rows ≥ 1, got NaN' });
+  t.false(existsSync(db), 'Persistence.open checks them before it creates the store');
 });
 
 /** Doubles SQLite's decimal-to-double conversion reads 1 ulp off (a JSON number is not always read back exactly). */

@@ -1,0 +1,48 @@
+/**
+ * toSqlite's options and the checks made on them before anything is queued: a
+ * bad one throws a RangeError (TypeError for the wrong kind) naming it, e.g.
+ * `toSqlite maxQueued: expected a whole number of rows ≥ 1, got NaN`. A bound
+ * that is not a number compares false with every queue, so the sink would
+ * never saturate and a run whose input outruns the store would grow without
+ * bound; a flush period Node cannot honour runs every millisecond instead.
+ */
+import type { SchedulerLike } from 'rxjs';
+import { describeValue } from '../mind/describeValue.js';
+import { MAX_TIMER_MS } from '../streams/config.js';
+import type { StoreError } from './storeError.js';
+
+/** What `toSqlite` takes; every option has a default. */
+export interface SqliteSinkOptions {
+  /** Rows that start a flush at once. Default 500. */
+  batchSize?: number;
+  /** Longest a queued row waits before a flush starts, in ms: what a crash loses while the store keeps up (more when input outruns it: see docs/store.md). Default 50. */
+  flushMs?: number;
+  /** Queue bound: at this many pending rows the sink is saturated. Default 50 000. */
+  maxQueued?: number;
+  /** Clock for the flush timer. Default asyncScheduler. */
+  scheduler?: SchedulerLike;
+  /** Called once per distinct write failure (besides the stderr line). */
+  onError?: (error: StoreError) => void;
+  /** Where failure lines go. Default: stderr. */
+  log?: (line: string) => void;
+}
+
+/** Throws naming the first option of the wrong kind or out of range. */
+export function checkSqliteSinkOptions(options: SqliteSinkOptions): void {
+  const { batchSize, flushMs, maxQueued, scheduler, onError, log } = options as Record<keyof SqliteSinkOptions, unknown>;
+  const check = (name: string, value: unknown, ok: (value: number) => boolean, expected: string): void => {
+    if (value === undefined) return;
+    if (typeof value !== 'number') throw new TypeError(`toSqlite ${name}: expected ${expected}, got ${describeValue(value)}`);
+    if (!ok(value)) throw new RangeError(`toSqlite ${name}: expected ${expected}, got ${value}`);
+  };
+  const wholeFrom1 = (value: number) => Number.isSafeInteger(value) && value >= 1;
+  check('batchSize', batchSize, wholeFrom1, 'a whole number of rows ≥ 1');
+  check('flushMs', flushMs, (ms) => ms >= 0 && ms <= MAX_TIMER_MS, `a number of ms from 0 to ${MAX_TIMER_MS}`);
+  check('maxQueued', maxQueued, wholeFrom1, 'a whole number of rows ≥ 1');
+  if (scheduler !== undefined && typeof (scheduler as { schedule?: unknown } | null)?.schedule !== 'function') {
+    throw new TypeError(`toSqlite scheduler: expected an RxJS scheduler (with schedule and now), got ${describeValue(scheduler)}`);
+  }
+  for (const [name, value] of [['onError', onError], ['log', log]] as const) {
+    if (value !== undefined && typeof value !== 'function') throw new TypeError(`toSqlite ${name}: expected a function, got ${describeValue(value)}`);
+  }
+}
