@@ -10,11 +10,12 @@
  *   bytes:         --"a\nb"--"c\n\nd"--|
  *   fromNdjson():  --a-------b----------(d|)   (a: line 1 "a", b: line 2 "bc", line 3 is blank, d: line 4 "d")
  *
- * Options: maxLineBytes (1 MiB), source ('stdin').
+ * Options: maxLineBytes (1 MiB), source ('stdin'); a bad one throws, naming it.
  */
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { Observable } from 'rxjs';
+import { describeValue } from '../mind/describeValue.js';
 import type { Stimulus } from '../streams/signals.js';
 
 export interface NdjsonOptions {
@@ -27,6 +28,11 @@ export const DEFAULT_MAX_LINE_BYTES = 1024 * 1024;
 export function fromNdjson(readable: Readable, options: NdjsonOptions = {}): Observable<Stimulus> {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const source = options.source ?? 'stdin';
+  // A limit that is not a number compares false with every length: lines of any size would be buffered whole.
+  if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1) {
+    throw new RangeError(`fromNdjson maxLineBytes: expected a whole number of bytes ≥ 1, got ${describeValue(maxLineBytes)}`);
+  }
+  if (typeof source !== 'string' || source.trim() === '') throw new TypeError(`fromNdjson source: expected a name for the input (stdin, a file), got ${describeValue(source)}`);
   // A line's UTF-16 length never exceeds its UTF-8 byte length, so a line whose
   // text grows past this many characters is oversized (the +1 allows its CR).
   const maxChars = maxLineBytes + 1;

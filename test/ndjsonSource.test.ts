@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { PassThrough, Readable } from 'node:stream';
 import { lastValueFrom, toArray } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
-import { fromNdjson } from '../sources/ndjson.js';
+import { fromNdjson, type NdjsonOptions } from '../sources/ndjson.js';
 
 const collect = (chunks: (string | Buffer)[], maxLineBytes?: number) =>
   lastValueFrom(fromNdjson(Readable.from(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))), maxLineBytes ? { maxLineBytes } : {}).pipe(toArray()));
@@ -75,6 +75,16 @@ test.serial('an oversized line is not buffered whole: retained memory stays boun
     { source: 'stdin', line: 1, problem: 'line 1 is longer than 1048576 bytes' },
     { source: 'stdin', line: 2, text: '{"after":true}' },
   ]);
+});
+
+test('a bad option is refused, naming it: a maxLineBytes that is not a number would let a line of any size be buffered whole', (t) => {
+  const refused = (options: Record<string, unknown>, message: string) => t.throws(() => fromNdjson(new PassThrough(), options as NdjsonOptions), { message });
+  refused({ maxLineBytes: NaN }, 'fromNdjson maxLineBytes: expected a whole number of bytes ≥ 1, got NaN');
+  refused({ maxLineBytes: '1MiB' }, 'fromNdjson maxLineBytes: expected a whole number of bytes ≥ 1, got "1MiB"');
+  refused({ maxLineBytes: 0 }, 'fromNdjson maxLineBytes: expected a whole number of bytes ≥ 1, got 0');
+  refused({ source: '' }, 'fromNdjson source: expected a name for the input (stdin, a file), got ""');
+  refused({ source: 5 }, 'fromNdjson source: expected a name for the input (stdin, a file), got 5');
+  t.notThrows(() => fromNdjson(new PassThrough(), { maxLineBytes: 1, source: 'facts.ndjson' }));
 });
 
 test('an oversized last line without a newline is still reported', async (t) => {
