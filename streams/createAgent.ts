@@ -71,6 +71,7 @@ import { stamp } from '../operators/stamp.js';
 import { verify } from '../operators/verify.js';
 import { builtinCommands } from './commands.js';
 import { checkScalarOptions, commandsOption, configOption, cycleOperator, listOption, registerEach, type AgentOptions, type AgentSources, type Entering, type Stages } from './agentOptions.js';
+import { checkSources } from './sourcesCheck.js';
 import type { AgentConfig } from './config.js';
 import { record, type Cycle, type Watcher } from './cycle.js';
 import { CycleDriver } from './driver.js';
@@ -211,6 +212,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
   let nextSeq = options.firstSeq ?? 1;
 
   const run = (sources: AgentSources = {}): Connectable<AgentEvent> => {
+    checkSources(sources);
     if (running) {
       throw new Error(
         `agent is already running: run() was called while an earlier run of session ${JSON.stringify(session)} is live; ` +

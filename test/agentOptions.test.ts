@@ -1,9 +1,9 @@
 import test from 'ava';
-import { VirtualTimeScheduler } from 'rxjs';
+import { of, VirtualTimeScheduler } from 'rxjs';
 import { Mind } from '../mind/mind.js';
 import { Psyche } from '../mind/psyche.js';
 import { ConfigError } from '../streams/config.js';
-import { createAgent, type AgentOptions } from '../streams/createAgent.js';
+import { createAgent, type AgentOptions, type AgentSources } from '../streams/createAgent.js';
 import type { AgentEvent } from '../streams/events.js';
 import { createTestAgent } from '../streams/testing.js';
 
@@ -120,6 +120,26 @@ test('the other options are checked for their kind, naming the option, before an
   t.throws(create({ replaying: 'yes' }), { message: 'replaying must be true or false (got "yes")' });
   t.throws(create({ onEnter: 5 }), { message: 'onEnter must be a function (got 5)' });
   t.notThrows(create({ scheduler: new VirtualTimeScheduler(), session: 's', mind: new Mind(), cycle: () => (c: unknown) => c, firstSeq: 7, replaying: false, onEnter: () => undefined }));
+});
+
+test('run() checks its sources, naming the one that is wrong, and leaves the agent free to run again', (t) => {
+  const scheduler = new VirtualTimeScheduler();
+  const agent = createTestAgent(scheduler);
+  const run = (sources: unknown) => () => agent.run(sources as AgentSources);
+  t.throws(run({ input: [of()] }), { instanceOf: TypeError, message: 'run() takes no source "input" (it takes inputs, signals, ambient, keepAlive, drive, hold)' });
+  t.throws(run({ inputs: of() }), { message: 'inputs must be an array of Observables (got an object)' });
+  t.throws(run({ signals: [of(), 'tick'] }), { message: 'signals[1] must be an Observable (got "tick")' });
+  t.throws(run({ ambient: [null] }), { message: 'ambient[0] must be an Observable (got null)' });
+  t.throws(run({ keepAlive: 'yes' }), { message: 'keepAlive must be true or false (got "yes")' });
+  t.throws(run({ drive: 0 }), { message: 'drive must be true or false (got 0)' });
+  t.throws(run({ hold: true }), { message: 'hold must be an Observable of booleans (got true)' });
+  t.throws(run([of()]), { message: 'run() takes an object of sources (inputs, signals, ambient, keepAlive, drive, hold) (got an array)' });
+  const events: AgentEvent[] = [];
+  const events$ = agent.run({ inputs: [of()], signals: [], ambient: [], keepAlive: false, drive: true, hold: of(false) });
+  events$.subscribe((e) => events.push(e));
+  events$.connect();
+  scheduler.flush();
+  t.like(events.at(-1), { kind: 'session', state: 'stopped' }, 'a refused run() left no run live');
 });
 
 test('what an onEnter hook returns takes the pass only when it is the item of the same kind: a recorder\'s mark is reported, a push\'s count or a Map is ignored', (t) => {
