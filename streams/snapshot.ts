@@ -3,6 +3,7 @@
  * state of working memory and the last decisions (the mind's provenance log),
  * read from the mind at the moment the client connects.
  */
+import { describeValue } from '../mind/describeValue.js';
 import type { Mind } from '../mind/mind.js';
 import type { Snapshot } from './wsProtocol.js';
 
@@ -19,6 +20,8 @@ export interface SnapshotOptions {
  * finished, so a client can retire them in the mind's order.
  */
 export function agentSnapshot(mind: Mind, session: string, options: SnapshotOptions = {}): Snapshot {
+  const memoryEntries = count('memoryEntries', options.memoryEntries, 12);
+  const decisions = count('decisions', options.decisions, 20);
   const unfinished = mind.goals.all().filter((goal) => goal.status === 'Active' || goal.status === 'Suspended');
   const goals = [...unfinished, ...mind.goals.finishedInOrder()].map((goal) => {
     const out: Snapshot['goals'][number] = {
@@ -42,9 +45,9 @@ export function agentSnapshot(mind: Mind, session: string, options: SnapshotOpti
       size: mind.memory.size,
       capacity: mind.memory.capacity,
       pressure: mind.memory.pressure,
-      recent: mind.memory.recent(options.memoryEntries ?? 12).map((e) => ({ kind: e.kind, content: e.content, cycle: e.sourceCycle })),
+      recent: mind.memory.recent(memoryEntries).map((e) => ({ kind: e.kind, content: e.content, cycle: e.sourceCycle })),
     },
-    decisions: mind.provenance.slice(-(options.decisions ?? 20)).map((p) => ({
+    decisions: mind.provenance.slice(Math.max(0, mind.provenance.length - decisions)).map((p) => ({
       cycle: p.cycle,
       goalId: p.goalId,
       tool: p.tool,
@@ -57,4 +60,11 @@ export function agentSnapshot(mind: Mind, session: string, options: SnapshotOpti
     facts: mind.graph.knowledgeSize,
     kept: { finishedGoals: mind.config.finishedGoalsKept, episodes: mind.config.episodesKept },
   };
+}
+
+/** A count option, or its default; a RangeError naming it when it is not a whole number ≥ 0 (`slice(-0)` would be the whole log). */
+function count(name: keyof SnapshotOptions, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`agentSnapshot ${name}: expected a whole number ≥ 0, got ${describeValue(value)}`);
+  return value;
 }
