@@ -20,6 +20,7 @@ import sqlite3 from 'sqlite3';
 import { pagedRead } from './pagedRead.js';
 import { readOnlyRoute, unwritableFileRoute } from './readOnlyRoute.js';
 import { StoreError, translate } from './storeError.js';
+import { checkStoreOptions } from './storeOptionsCheck.js';
 import { storeFileProblem, unwritableStoreProblem } from './storeFile.js';
 import { WriterLock } from './writerLock.js';
 import { INSERT_ORDER, INSERT_SQL, type EventRow, type SessionRow, type SignalRow, type SnapshotRow } from './storeSchema.js';
@@ -86,6 +87,7 @@ export class SqliteStore {
    * the file's {@link WriterLock} until {@link close}: one writer at a time.
    */
   static async open(file: string, options: StoreOptions = {}): Promise<SqliteStore> {
+    checkStoreOptions(options);
     const access = options.access ?? 'create';
     if (access !== 'create' && file === ':memory:') {
       throw new StoreError("store: open: :memory: is a new, empty store each time, with no session: pass the store's file (--db FILE)", 'MISSING');

@@ -26,6 +26,7 @@ import { checkSqliteSinkOptions } from '../sinks/sqliteSinkOptions.js';
 import { StoreError } from '../sinks/storeError.js';
 import { toSqlite, type SqliteSink, type SqliteSinkOptions } from '../sinks/toSqlite.js';
 import type { Observable } from 'rxjs';
+import { describeValue } from '../mind/describeValue.js';
 import type { MindState } from '../mind/mind.js';
 import { AgentConfig } from './config.js';
 import type { Agent, AgentOptions, Entering } from './createAgent.js';
@@ -116,7 +117,9 @@ export class Persistence {
    * sessions); an interrupted `context.startUp` closes the store and rejects.
    */
   static async open(options: PersistenceOptions, context: PersistenceContext): Promise<Persistence> {
-    // The sink's options, before the store is opened (and a crashed session re-applied) for nothing.
+    // The options, before the store is opened (and a crashed session re-applied) for nothing; the store checks its own.
+    if (typeof options.db !== 'string') throw new TypeError(`Persistence.open db: expected the store's file (or ":memory:"), got ${describeValue(options.db)}`);
+    if (typeof options.fresh !== 'boolean') throw new TypeError(`Persistence.open fresh: expected true or false, got ${describeValue(options.fresh)}`);
     checkSqliteSinkOptions(options);
     context.startUp?.step(`opening store ${options.db}`);
     const store = await SqliteStore.open(options.db, context.startUp ? { ...options, signal: context.startUp.signal } : options);

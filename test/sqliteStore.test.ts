@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VirtualTimeScheduler } from 'rxjs';
 import { holdWriteLock } from './helpers/lock.js';
-import { SqliteStore } from '../sinks/sqliteStore.js';
+import { SqliteStore, type StoreOptions } from '../sinks/sqliteStore.js';
 import { StoreError } from '../sinks/storeError.js';
 import { SCHEMA_VERSION } from '../sinks/storeSchema.js';
 import { toSqlite, type SqliteSinkOptions } from '../sinks/toSqlite.js';
 import { AgentConfig } from '../streams/config.js';
 import { eventFromRow } from '../streams/replay.js';
-import { Persistence } from '../streams/session.js';
+import { Persistence, type PersistenceOptions } from '../streams/session.js';
 import type { AgentEvent } from '../streams/events.js';
 
 const tempDb = (): string => join(mkdtempSync(join(tmpdir(), 'ooda-store-')), 'test.db');
@@ -218,6 +218,24 @@ test('toSqlite refuses a bad option, naming it: a bound that is not a number wou
   const context = { session: 's1', config: AgentConfig.parse({}), log: () => {} };
   await t.throwsAsync(Persistence.open({ db, fresh: false, maxQueued: NaN }, context), { message: 'toSqlite maxQueued: expected a whole number of rows ≥ 1, got NaN' });
   t.false(existsSync(db), 'Persistence.open checks them before it creates the store');
+});
+
+test('SqliteStore.open and Persistence.open refuse a bad option before touching the file: synchronous "FULL" would have run with NORMAL durability, fresh "no" would have started a new mind', async (t) => {
+  const db = tempDb();
+  const refused = (options: Record<string, unknown>, message: string) => t.throwsAsync(SqliteStore.open(db, options as StoreOptions), { message });
+  await refused({ synchronous: 'FULL' }, 'SqliteStore.open synchronous: expected "normal" or "full", got "FULL"');
+  await refused({ access: 'write' }, 'SqliteStore.open access: expected "create" or "existing" or "read", got "write"');
+  await refused({ busyTimeoutMs: NaN }, 'SqliteStore.open busyTimeoutMs: expected a number of ms from 0 to 2147483647, got NaN');
+  await refused({ busyTimeoutMs: '2000' }, 'SqliteStore.open busyTimeoutMs: expected a number of ms from 0 to 2147483647, got "2000"');
+  await refused({ batchSize: 0 }, 'SqliteStore.open batchSize: expected a whole number of rows ≥ 1, got 0');
+  const context = { session: 's1', config: AgentConfig.parse({}), log: () => {} };
+  const persistence = (options: Record<string, unknown>) => Persistence.open(options as unknown as PersistenceOptions, context);
+  await t.throwsAsync(persistence({ db, fresh: 'no' }), { message: 'Persistence.open fresh: expected true or false, got "no"' });
+  await t.throwsAsync(persistence({ db: 5, fresh: false }), { message: 'Persistence.open db: expected the store\'s file (or ":memory:"), got 5' });
+  await t.throwsAsync(persistence({ db, fresh: false, synchronous: 'FULL' }), { message: /^SqliteStore\.open synchronous: / });
+  t.false(existsSync(db), 'nothing was created');
+  const store = await SqliteStore.open(db, { synchronous: 'full', access: 'create', busyTimeoutMs: 0, batchSize: 1 });
+  await store.close();
 });
 
 /** Doubles SQLite's decimal-to-double conversion reads 1 ulp off (a JSON number is not always read back exactly). */
