@@ -9,11 +9,12 @@
  * `Mind.fromJSON()` serialise the whole state (validated by zod).
  */
 import { z } from 'zod';
-import { defaultMindConfig, type MindConfig } from './config.js';
+import type { MindConfig } from './config.js';
 import { DecisionLog } from './decisionLog.js';
 import { Episode, EpisodicMemory } from './episodicMemory.js';
 import { Goal, GoalBook, type NewGoal } from './goals.js';
 import { GoalTermsCache, type GoalTerms } from './goalTerms.js';
+import { mindConfigOption } from './mindConfigOption.js';
 import { Journal } from './journal.js';
 import { HypervectorSpace } from './hypervector.js';
 import { KnowledgeGraph, Triple } from './knowledgeGraph.js';
@@ -115,7 +116,7 @@ export class Mind {
   private isPaused = false;
 
   constructor(options: MindOptions = {}) {
-    this.config = options.config ?? defaultMindConfig();
+    this.config = mindConfigOption(options.config, options.seed);
     this.goals = new GoalBook(this.journal);
     this.memory = new WorkingMemory(this.journal, this.config.workingMemoryCapacity);
     this.episodes = new EpisodicMemory(this.journal);
