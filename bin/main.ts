@@ -1,6 +1,6 @@
 /**
  * The `ooda` command (loaded by bin/ooda.ts): dispatches to a subcommand and
- * turns its result into an exit code. `ooda COMMAND --help` (or -h) prints the command's usage, for every
+ * turns its result into an exit code. `ooda COMMAND --help` (or -h, or `ooda help COMMAND`) prints the command's usage, for every
  * command alike. Usage errors name the problem and exit 2.
  */
 import { readFileSync } from 'node:fs';
@@ -20,6 +20,14 @@ function help(): string {
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    // `ooda help run` is `ooda run --help`.
+    const topic = rest[0];
+    if (topic !== undefined) {
+      const about = COMMANDS[topic];
+      if (!about) throw new UsageError(`unknown command ${JSON.stringify(topic)} (try 'ooda --help')`);
+      await printLines([about.usage]);
+      return 0;
+    }
     await printLines([help()]);
     return name === undefined ? 2 : 0;
   }

@@ -44,6 +44,16 @@ for (const [name, command] of Object.entries(COMMANDS)) {
   });
 }
 
+test('ooda help COMMAND prints that command\'s help, as ooda COMMAND --help does; an unknown one is a usage error', async (t) => {
+  const asked = await runCli(['help', 'run']);
+  t.is(asked.code, 0, asked.stderr);
+  t.is(asked.stdout, (await runCli(['run', '--help'])).stdout);
+  const unknown = await runCli(['help', 'frob']);
+  t.is(unknown.code, 2);
+  t.regex(unknown.stderr, /unknown command "frob" \(try 'ooda --help'\)/);
+  t.regex((await runCli(['help'])).stdout, /^usage: ooda COMMAND \[options\]/);
+});
+
 test('resume offers neither --fresh nor --no-db, and refuses them naming its help', async (t) => {
   const { stdout } = await runCli(['resume', '--help']);
   t.false(listedFlags(stdout).includes('fresh'));
