@@ -34,6 +34,12 @@ export function reflect(runtime: Runtime, options: ReflectWatcherOptions = {}): 
   const interval = options.interval ?? runtime.config.reflection.interval;
   const minCyclesWorked = options.minCyclesWorked ?? runtime.config.reflection.minCyclesWorked;
   if (!Number.isInteger(interval) || interval < 1) throw new Error(`reflect: interval must be a whole number ≥ 1, got ${interval}`);
+  // Each compared with a count or a share: NaN, say, would compare false and silently never reflect, consolidate or decompose.
+  if (!Number.isSafeInteger(minCyclesWorked) || minCyclesWorked < 0) throw new Error(`reflect: minCyclesWorked must be a whole number ≥ 0, got ${minCyclesWorked}`);
+  for (const name of ['pressureThreshold', 'decomposeAfter'] as const) {
+    const value = options[name];
+    if (value !== undefined && !(typeof value === 'number' && value > 0 && value <= 1)) throw new Error(`reflect: ${name} must be a number in (0, 1], got ${value}`);
+  }
   const reflection = Reflection.attach(runtime.mind);
   return map((cycle) => {
     if (!cycle.decision) return cycle;

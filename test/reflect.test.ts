@@ -60,6 +60,16 @@ test('minCyclesWorked holds reflection back until that much work is done', (t) =
   t.deepEqual(fired, [6, 8]);
 });
 
+test('reflect refuses options that would silently never fire (or fire at once), naming them', (t) => {
+  const runtime = createRuntime({ mind: new Mind({ tools: builtinTools() }), config: defaultConfig(), scheduler: asyncScheduler });
+  const refused = (options: Record<string, unknown>, message: string) => t.throws(() => reflect(runtime, options), { message });
+  refused({ minCyclesWorked: NaN }, 'reflect: minCyclesWorked must be a whole number ≥ 0, got NaN');
+  refused({ minCyclesWorked: -1 }, 'reflect: minCyclesWorked must be a whole number ≥ 0, got -1');
+  refused({ pressureThreshold: 7 }, 'reflect: pressureThreshold must be a number in (0, 1], got 7');
+  refused({ decomposeAfter: 0 }, 'reflect: decomposeAfter must be a number in (0, 1], got 0');
+  refused({ interval: 0 }, 'reflect: interval must be a whole number ≥ 1, got 0');
+  t.notThrows(() => reflect(runtime, { interval: 1, minCyclesWorked: 0, pressureThreshold: 1, decomposeAfter: 0.5 }));
+});
 
 test('reflection boosts progress, demotes stagnation (superseding the plan), decomposes stalls and consolidates under pressure', (t) => {
   const mind = new Mind({ tools: builtinTools(), config: { ...defaultConfig(), workingMemoryCapacity: 10 } });
