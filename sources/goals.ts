@@ -5,9 +5,12 @@
  *   fromGoals(['a', 'b']):  (ab|)
  */
 import { from, type Observable } from 'rxjs';
+import { describeValue } from '../mind/describeValue.js';
 import type { Stimulus } from '../streams/signals.js';
 
 export function fromGoals(goals: readonly (string | { description: string; criteria?: string; priority?: number })[], source = 'cli'): Observable<Stimulus> {
+  // A single goal passed as is (`fromGoals('Find moons')`) would fail deep inside with "goals.map is not a function".
+  if (!Array.isArray(goals)) throw new TypeError(`fromGoals: expected an array of goals (descriptions or { description, criteria?, priority? }), got ${describeValue(goals)}`);
   return from(
     goals.map((goal): Stimulus => ({
       source,
