@@ -152,13 +152,16 @@ export async function runRepl({ agent, input, output, files = [], goals = [], pr
   if (failure) throw failure;
 }
 
+/** Commands whose result the REPL leaves out: an event of their own says it (the reflection, the consolidation). */
+const SAID_BY_THEIR_EVENT = new Set(['reflect', 'consolidate']);
+
 /** What the REPL prints for an event: a reflection in full, a command's result, other events as one line. */
 function render(event: AgentEvent): string | null {
   switch (event.kind) {
     case 'reflection':
       return formatReflection(event);
     case 'command':
-      return event.command === 'reflect' ? null : event.result;
+      return SAID_BY_THEIR_EVENT.has(event.command) ? null : event.result;
     case 'perceived':
     case 'observation':
     case 'orientation':
