@@ -129,6 +129,8 @@ test('resume continues the cycle count and seq; run without --fresh resumes and 
     events(listed.stdout).map((s) => [s.cycles, s.status]),
     [['0..5', 'ended'], ['5..8', 'ended'], ['8..10', 'ended'], ['0..2', 'ended']],
   );
+  const ids = events(listed.stdout).map((s) => s.id);
+  t.deepEqual(events(listed.stdout).map((s) => s.resumedFrom), [null, ids[0], ids[1], null], 'resumedFrom is the session continued, or null');
   t.deepEqual(
     events(listed.stdout).map((s) => [(s.config as { maxCycles: number }).maxCycles, (s.config as { heartbeatMs: number }).heartbeatMs]),
     [[5, 0], [8, 0], [10, 0], [2, 0]],

@@ -40,7 +40,9 @@ file and environment of the command that resumed it).`,
       reason: r.reason ?? '',
     }));
     if (values.json) {
-      await printLines(listed.map((row, i) => JSON.stringify({ ...row, config: storedJson(rows[i]!.config) })));
+      // In JSON, what a session lacks is null; the table shows it as blank.
+      const json = listed.map((row, i) => ({ ...row, resumedFrom: rows[i]!.resumed_from ?? null, reason: rows[i]!.reason ?? null, config: storedJson(rows[i]!.config) }));
+      await printLines(json.map((row) => JSON.stringify(row)));
       return 0;
     }
     const header = Object.keys(listed[0]!);
