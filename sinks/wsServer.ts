@@ -239,6 +239,9 @@ export class WsServer implements SignalChannel {
   }
 
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    // Node's HTTP server stops listening for errors on a socket it hands over for an
+    // upgrade: a peer that resets while its refusal is written would crash the process.
+    socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', 'http://localhost');
     const refused = url.pathname === '/ws' ? this.allowed(req) : `no WebSocket endpoint at ${url.pathname} (use /ws)`;
     const kinds = subscriptionFromQuery(url.searchParams.get('subscribe'));
