@@ -19,13 +19,14 @@
  *   events:  --a-b-c----d--|
  *   client:  ----[a,b,c]-d--     (one frame per burst; 1001 when the server closes)
  *
- * Options: maxQueuedBytes (4 MiB), replay (100), maxFrameBytes (256 KiB), snapshot (none); a bad one throws, naming it.
+ * Options: maxQueuedBytes (the server's, 4 MiB by default), replay (100), maxFrameBytes (256 KiB), snapshot (none); a bad one throws, naming it.
  */
 import type { Observer } from 'rxjs';
 import type { AgentEvent, EventKind } from '../streams/events.js';
 import { CLOSE_SLOW_CONSUMER } from '../streams/wsProtocol.js';
 import { eventJson } from './eventJson.js';
 import type { WsClient, WsServer } from './wsServer.js';
+export { DEFAULT_MAX_QUEUED_BYTES } from './wsServer.js';
 import { streamFailure } from './streamFailure.js';
 import { checkSinkOptions, type WebSocketSinkOptions } from './webSocketSinkOptions.js';
 
@@ -35,8 +36,6 @@ export interface WebSocketSink extends Observer<AgentEvent> {
   /** Clients served now, events published, frames sent, slow clients dropped. */
   stats(): { clients: number; events: number; frames: number; dropped: number };
 }
-
-export const DEFAULT_MAX_QUEUED_BYTES = 4 * 1024 * 1024;
 
 interface Serialised {
   kind: EventKind;
@@ -51,7 +50,7 @@ interface Outbox {
 
 export function toWebSocket(server: WsServer, options: WebSocketSinkOptions = {}): WebSocketSink {
   checkSinkOptions(options);
-  const cap = options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES;
+  const cap = options.maxQueuedBytes ?? server.maxQueuedBytes;
   const replay = options.replay ?? 100;
   const maxFrameBytes = options.maxFrameBytes ?? 256 * 1024;
   const recent: Serialised[] = [];

@@ -10,7 +10,7 @@ import type { Snapshot } from '../streams/wsProtocol.js';
 
 /** What `toWebSocket` takes; every option has a default. */
 export interface WebSocketSinkOptions {
-  /** Bytes a client may have queued (socket buffer plus unsent batch) before it is dropped with 4008 (default 4 MiB). */
+  /** Bytes a client may have queued (socket buffer plus unsent batch) before it is dropped with 4008 (default: the server's maxQueuedBytes, 4 MiB unless set). */
   maxQueuedBytes?: number;
   /** Events a client that connects gets at once, after the snapshot (default 100; 0: none). */
   replay?: number;

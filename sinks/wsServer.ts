@@ -9,7 +9,10 @@
  * naming the problem. Bad JSON, unknown messages and binary frames get an
  * error; a frame over `maxPayload` closes that client with 1009; the server
  * lives on. Ping/pong every `pingIntervalMs` drops peers that answered
- * neither of the last two pings. Every `keepaliveMs` each client gets a
+ * neither of the last two pings. A client that does not read what it is
+ * answered (acks, errors, keepalives) is dropped with 4008 once more than
+ * `maxQueuedBytes` wait to be sent to it, as the sink drops one that does not
+ * read its events. Every `keepaliveMs` each client gets a
  * `keepalive` message, so a browser (which cannot see pings) can tell a
  * silent server from a quiet one; it gets one as it connects too, after what
  * the listeners sent it first (the sink's snapshot), saying the interval
@@ -36,6 +39,7 @@ import { loopbackRefusal } from './loopbackGuard.js';
 import { checkServerOptions, type WsServerOptions } from './wsServerOptions.js';
 import {
   CLOSE_GOING_AWAY,
+  CLOSE_SLOW_CONSUMER,
   describeIssue,
   SignalMessage,
   type Ack,
@@ -73,6 +77,7 @@ export type { WsServerOptions };
 export const DEFAULT_MAX_PAYLOAD = 64 * 1024;
 export const DEFAULT_PING_INTERVAL_MS = 15_000;
 export const DEFAULT_KEEPALIVE_MS = 5_000;
+export const DEFAULT_MAX_QUEUED_BYTES = 4 * 1024 * 1024;
 
 /** Why a control token is too easy to guess, or null: it needs 8 characters besides surrounding blanks. */
 export function tokenProblem(token: string): string | null {
@@ -93,6 +98,8 @@ class Connection implements WsClient {
     readonly socket: WebSocket,
     subscription: Subscription,
     private readonly closeTimeoutMs: number,
+    private readonly maxQueuedBytes: number,
+    private readonly onSlow: () => void,
   ) {
     this.subscription = subscription;
   }
@@ -106,7 +113,21 @@ class Connection implements WsClient {
   }
 
   reply(message: ServerMessage): void {
-    this.send(JSON.stringify(message));
+    this.sendChecked(JSON.stringify(message));
+  }
+
+  /**
+   * Sends a protocol message unless more than `maxQueuedBytes` already wait to
+   * be sent: then the client is not reading, and is dropped with 4008, so a
+   * client that sends without reading cannot grow the server's memory.
+   */
+  sendChecked(frame: string): void {
+    const queued = this.socket.bufferedAmount;
+    if (this.open && queued > this.maxQueuedBytes) {
+      this.onSlow();
+      return this.close(CLOSE_SLOW_CONSUMER, `slow consumer: ${queued} bytes queued, over the cap of ${this.maxQueuedBytes}`);
+    }
+    this.send(frame);
   }
 
   /** Closes with `code` and `reason`; destroys the socket if the close frame cannot get out in time. */
@@ -122,6 +143,8 @@ export class WsServer implements SignalChannel {
   readonly token: string;
   /** Whether the token was generated (so the CLI should print it). */
   readonly tokenGenerated: boolean;
+  /** How many bytes may wait to be sent to a client before it is dropped as a slow consumer (4008). */
+  readonly maxQueuedBytes: number;
   /** The port it listens on (the one picked when asked for port 0). */
   port = 0;
   private readonly connections = new Set<Connection>();
@@ -161,6 +184,7 @@ export class WsServer implements SignalChannel {
     this.token = options.token ?? randomBytes(16).toString('hex');
     this.dashboardDir = options.dashboardDir ?? join(packageRoot(), 'dashboard');
     this.closeTimeoutMs = options.closeTimeoutMs ?? 2000;
+    this.maxQueuedBytes = options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES;
     this.wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? DEFAULT_MAX_PAYLOAD });
     this.http = createServer((req, res) => void serveDashboard(req, res, this.dashboardDir, this.allowed(req)));
     this.http.on('upgrade', (req, socket, head) => this.upgrade(req, socket, head));
@@ -170,7 +194,7 @@ export class WsServer implements SignalChannel {
     this.keepaliveFrame = JSON.stringify({ type: 'keepalive', intervalMs: keepaliveMs } satisfies Keepalive);
     if (keepaliveMs > 0) {
       this.keepalive = setInterval(() => {
-        for (const connection of this.connections) connection.send(this.keepaliveFrame);
+        for (const connection of this.connections) connection.sendChecked(this.keepaliveFrame);
       }, keepaliveMs);
       this.keepalive.unref();
     }
@@ -252,7 +276,7 @@ export class WsServer implements SignalChannel {
   }
 
   private connect(socket: WebSocket, subscription: Subscription): void {
-    const connection = new Connection(`ws-${++this.connected}`, socket, subscription, this.closeTimeoutMs);
+    const connection = new Connection(`ws-${++this.connected}`, socket, subscription, this.closeTimeoutMs, this.maxQueuedBytes, () => this.droppedCount++);
     this.connections.add(connection);
     socket.on('pong', () => (connection.unanswered = 0));
     socket.on('message', (data, isBinary) => {
@@ -266,7 +290,7 @@ export class WsServer implements SignalChannel {
       for (const teardown of connection.teardowns.splice(0)) teardown();
     });
     for (const listener of this.listeners) this.attach(connection, listener);
-    connection.send(this.keepaliveFrame);
+    connection.sendChecked(this.keepaliveFrame);
   }
 
   /**
@@ -302,6 +326,8 @@ export class WsServer implements SignalChannel {
   }
 
   private receive(connection: Connection, data: RawData, isBinary: boolean): void {
+    // A client being closed (dropped, or the server stopping) is not answered, so nothing it sends now is taken.
+    if (!connection.open) return;
     let id: string | undefined;
     const withId = <M extends Ack | ErrorReply>(message: M): M => (id === undefined ? message : { ...message, id });
     const error = (text: string): void => connection.reply(withId({ type: 'error', error: text }));

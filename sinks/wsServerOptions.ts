@@ -24,6 +24,8 @@ export interface WsServerOptions {
   pingIntervalMs?: number;
   /** Period of the `keepalive` message every client gets (default 5 000 ms; 0: none). */
   keepaliveMs?: number;
+  /** Bytes that may wait to be sent to a client (answers, keepalives) before it is dropped with 4008 (default 4 MiB); `toWebSocket` takes it as its default cap for events. */
+  maxQueuedBytes?: number;
   /** How long a dropped client gets to take its close frame before its socket is destroyed (default 2 000 ms). */
   closeTimeoutMs?: number;
   /** Folder of the dashboard's static files (default: the package's `dashboard/`). */
@@ -32,7 +34,7 @@ export interface WsServerOptions {
 
 /** Throws naming the first option of the wrong kind or out of range. */
 export function checkServerOptions(options: WsServerOptions): void {
-  const { host, port, token, maxPayload, pingIntervalMs, keepaliveMs, closeTimeoutMs, dashboardDir } = options as Record<keyof WsServerOptions, unknown>;
+  const { host, port, token, maxPayload, maxQueuedBytes, pingIntervalMs, keepaliveMs, closeTimeoutMs, dashboardDir } = options as Record<keyof WsServerOptions, unknown>;
   const check = (name: string, value: unknown, ok: (value: number) => boolean, expected: string): void => {
     if (value === undefined) return;
     if (typeof value !== 'number') throw new TypeError(`WsServer ${name}: expected ${expected}, got ${describeValue(value)}`);
@@ -41,6 +43,7 @@ export function checkServerOptions(options: WsServerOptions): void {
   const whole = (min: number, max: number) => (value: number) => Number.isInteger(value) && value >= min && value <= max;
   check('port', port, whole(0, 65535), 'a port number from 0 (any free port) to 65535');
   check('maxPayload', maxPayload, whole(1, Number.MAX_SAFE_INTEGER), 'a whole number of bytes ≥ 1');
+  check('maxQueuedBytes', maxQueuedBytes, whole(1, Number.MAX_SAFE_INTEGER), 'a whole number of bytes ≥ 1');
   check('pingIntervalMs', pingIntervalMs, (ms) => ms > 0 && ms <= MAX_TIMER_MS, `a number of ms above 0, up to ${MAX_TIMER_MS}`);
   check('keepaliveMs', keepaliveMs, (ms) => ms >= 0 && ms <= MAX_TIMER_MS, `0 (none) or a number of ms up to ${MAX_TIMER_MS}`);
   check('closeTimeoutMs', closeTimeoutMs, (ms) => ms >= 0 && ms <= MAX_TIMER_MS, `a number of ms from 0 to ${MAX_TIMER_MS}`);

@@ -1,6 +1,8 @@
 import test from 'ava';
-import { createConnection } from 'node:net';
+import { createConnection, type Socket } from 'node:net';
+import WebSocket from 'ws';
 import { WsServer } from '../sinks/wsServer.js';
+import { CLOSE_SLOW_CONSUMER } from '../streams/wsProtocol.js';
 
 const TOKEN = 'test-token-1234';
 
@@ -32,4 +34,39 @@ test('a refused upgrade whose client resets the connection before the refusal is
   }
   const page = await fetch(server.url);
   t.is(page.status, 200, 'the server still answers');
+});
+
+test('a client that sends without reading its answers is dropped with 4008 at the cap; the server does not queue answers without bound', async (t) => {
+  const cap = 1024 * 1024;
+  const server = await WsServer.listen({ port: 0, token: TOKEN, maxQueuedBytes: cap, closeTimeoutMs: 10_000 });
+  t.teardown(() => server.close());
+  let raw: Socket | undefined;
+  const flooder = new WebSocket(server.wsUrl, { createConnection: (options: any) => (raw = createConnection(options)) } as WebSocket.ClientOptions);
+  t.teardown(() => flooder.terminate());
+  let closed: { code: number; reason: string } | undefined;
+  flooder.on('close', (code, reason) => (closed = { code, reason: String(reason) }));
+  await new Promise((resolve, reject) => flooder.once('open', resolve).once('error', reject));
+  raw!.pause();
+  // Each frame is refused with an error echoing its 60 KB id: 32 MiB of answers at most, 32 times the cap.
+  const frame = JSON.stringify({ id: 'x'.repeat(60_000), subscribe: 5 });
+  for (let sent = 0; sent < 560 && server.stats().dropped === 0; sent++) {
+    flooder.send(frame);
+    if (sent % 16 === 15) await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  for (let waited = 0; server.stats().dropped === 0 && waited < 2000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+  t.is(server.stats().dropped, 1, 'the client that does not read is dropped');
+  raw!.resume();
+  for (let waited = 0; closed === undefined && waited < 10_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+  t.is(closed?.code, CLOSE_SLOW_CONSUMER);
+  t.regex(closed?.reason ?? '', /^slow consumer: \d+ bytes queued, over the cap of 1048576$/);
+  const other = new WebSocket(server.wsUrl);
+  t.teardown(() => other.terminate());
+  await new Promise((resolve, reject) => other.once('open', resolve).once('error', reject));
+  t.pass('others still connect');
+});
+
+test('WsServer.listen refuses a maxQueuedBytes that is not a whole number of bytes ≥ 1, naming it', async (t) => {
+  for (const [maxQueuedBytes, got] of [[0, '0'], [1.5, '1.5']] as const) {
+    await t.throwsAsync(WsServer.listen({ port: 0, token: TOKEN, maxQueuedBytes }), { message: `WsServer maxQueuedBytes: expected a whole number of bytes ≥ 1, got ${got}` });
+  }
 });
