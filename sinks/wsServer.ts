@@ -367,8 +367,13 @@ export class WsServer implements SignalChannel {
   }
 }
 
-/** Answers an upgrade request with an HTTP error and closes the socket. */
+/**
+ * Answers an upgrade request with an HTTP error and closes the socket once the
+ * answer is out: ending it only half-closes it, and a peer that never closes
+ * its side would keep it, and so the process, alive after the server closed.
+ */
 function refuse(socket: Duplex, status: number, reason: string): void {
   const body = `${reason}\n`;
+  socket.once('finish', () => socket.destroy());
   socket.end(`HTTP/1.1 ${status} Refused\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
 }

@@ -3,6 +3,7 @@ import { createConnection, type Socket } from 'node:net';
 import WebSocket from 'ws';
 import { WsServer } from '../sinks/wsServer.js';
 import { CLOSE_SLOW_CONSUMER } from '../streams/wsProtocol.js';
+import { finished, startCli, until } from './helpers/cli.js';
 
 const TOKEN = 'test-token-1234';
 
@@ -69,4 +70,26 @@ test('WsServer.listen refuses a maxQueuedBytes that is not a whole number of byt
   for (const [maxQueuedBytes, got] of [[0, '0'], [1.5, '1.5']] as const) {
     await t.throwsAsync(WsServer.listen({ port: 0, token: TOKEN, maxQueuedBytes }), { message: `WsServer maxQueuedBytes: expected a whole number of bytes ≥ 1, got ${got}` });
   }
+});
+
+test('the agent exits on SIGINT while a client whose upgrade was refused keeps its connection open', async (t) => {
+  const child = startCli(['run', '--ws', '0', '--token', TOKEN, '--no-db', '--no-stdin', '--heartbeat', '0']);
+  const result = finished(child, 10_000);
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  await until(() => stderr, /^dashboard: http:\/\/127\.0\.0\.1:\d+\/$/m);
+  const port = Number(/^dashboard: http:\/\/127\.0\.0\.1:(\d+)\//m.exec(stderr)![1]);
+  // A client that reads its refusal but never closes its side.
+  const lingering = createConnection({ host: '127.0.0.1', port, allowHalfOpen: true });
+  t.teardown(() => lingering.destroy());
+  let answer = '';
+  lingering.on('data', (d: Buffer) => (answer += d.toString()));
+  lingering.write(
+    `GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+      `Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nOrigin: http://evil.example\r\n\r\n`,
+  );
+  await until(() => answer, /^HTTP\/1\.1 403 /);
+  child.kill('SIGINT');
+  const { code } = await result;
+  t.is(code, 130);
 });
