@@ -341,6 +341,16 @@ export class WsServer implements SignalChannel {
     if (message === null || typeof message !== 'object') return error(`unknown message: ${SIGNAL_HELP}`);
     const rawId = (message as { id?: unknown }).id;
     if (typeof rawId === 'string') id = rawId;
+    try {
+      this.handle(connection, message, id, error, withId);
+    } catch (failure) {
+      // A message must never take the agent down: what failed is the client's answer.
+      error(`could not handle the message: ${String(failure)}`);
+    }
+  }
+
+  /** Answers a parsed message (`id`: its own, if it has one): a subscribe, or a signal for the handler. */
+  private handle(connection: Connection, message: object, id: string | undefined, error: (text: string) => void, withId: <M extends Ack | ErrorReply>(message: M) => M): void {
     if ('subscribe' in message) {
       const subscribed = subscriptionFromMessage(message);
       if ('problem' in subscribed) return error(`invalid subscribe: ${subscribed.problem}`);

@@ -11,6 +11,7 @@
  * A command's name is checked against the agent's own commands when it is
  * perceived ({@link unknownCommand}).
  */
+import { describeValue } from '../mind/describeValue.js';
 import { externalFactProblem } from '../mind/knowledgeGraph.js';
 import { EXTERNAL_SIGNAL_TYPES, ExternalSignal, type Signal } from './signals.js';
 
@@ -52,7 +53,8 @@ function shapeProblem(value: unknown, transport: TransportRule | undefined): str
 /** Why a `type` that is none of `accepted` is refused: missing, or unknown; the accepted types are listed. */
 export function signalTypeProblem(type: unknown, accepted: readonly string[]): string {
   const expected = `expected one of ${accepted.join(', ')}`;
-  return type === undefined ? `missing "type" (${expected})` : `unknown signal type ${JSON.stringify(type)} (${expected})`;
+  // Not JSON.stringify: a sender's deeply nested `type` would overflow the stack.
+  return type === undefined ? `missing "type" (${expected})` : `unknown signal type ${describeValue(type)} (${expected})`;
 }
 
 /** The envelope fields the runtime sets on a signal from outside, and what it sets them to. */

@@ -3,6 +3,7 @@
  * (`/ws?subscribe=decision,goal`) or from a `{"subscribe": …}` message. An
  * unknown kind is named with the accepted kinds, the same way in both.
  */
+import { describeValue } from '../mind/describeValue.js';
 import { EVENT_KINDS, type EventKind } from './events.js';
 import { describeIssue, SubscribeMessage, type Subscription } from './wsProtocol.js';
 
@@ -30,5 +31,6 @@ export function subscriptionFromMessage(message: object): { subscription: Subscr
 function unknownKindsProblem(kinds: readonly unknown[]): string | null {
   const unknown = kinds.filter((k) => !(EVENT_KINDS as readonly unknown[]).includes(k));
   if (unknown.length === 0) return null;
-  return `unknown event kind(s) ${unknown.map((k) => JSON.stringify(k)).join(', ')} (accepted: ${EVENT_KINDS.join(', ')}, or "*" for all)`;
+  // Not JSON.stringify: a client's deeply nested entry would overflow the stack.
+  return `unknown event kind(s) ${unknown.map(describeValue).join(', ')} (accepted: ${EVENT_KINDS.join(', ')}, or "*" for all)`;
 }

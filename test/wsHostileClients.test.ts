@@ -2,8 +2,11 @@ import test from 'ava';
 import { createConnection, type Socket } from 'node:net';
 import WebSocket from 'ws';
 import { WsServer } from '../sinks/wsServer.js';
+import { fromWebSocket } from '../sources/wsInput.js';
+import { validateSignal } from '../streams/validateSignal.js';
 import { CLOSE_SLOW_CONSUMER } from '../streams/wsProtocol.js';
 import { finished, startCli, until } from './helpers/cli.js';
+import { connectAsker } from './helpers/wsAsker.js';
 
 const TOKEN = 'test-token-1234';
 
@@ -92,4 +95,37 @@ test('the agent exits on SIGINT while a client whose upgrade was refused keeps i
   child.kill('SIGINT');
   const { code } = await result;
   t.is(code, 130);
+});
+
+/** JSON text nested `depth` levels deep: `[[[…1…]]]`, small enough for one frame. */
+const nested = (depth: number): string => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
+
+test('deeply nested JSON in a subscribe or a signal type is answered with an error naming it, not a stack overflow that kills the agent', async (t) => {
+  const server = await WsServer.listen({ port: 0, token: TOKEN });
+  t.teardown(() => server.close());
+  const input = fromWebSocket(server).subscribe();
+  t.teardown(() => input.unsubscribe());
+  const asker = await connectAsker(server.wsUrl);
+  t.teardown(() => asker.socket.terminate());
+  const deep = nested(10_000);
+  t.like(await asker.ask(`{"id": "a", "subscribe": ["goal", ${deep}]}`), { type: 'error', id: 'a' });
+  t.regex((await asker.ask(`{"id": "b", "subscribe": [${deep}]}`)).error, /^invalid subscribe: unknown event kind\(s\) an array \(accepted: rejected, /);
+  t.like(await asker.ask(`{"id": "c", "token": "${TOKEN}", "signal": {"type": ${deep}}}`), { type: 'error', id: 'c', error: 'unknown signal type an array (expected one of goal, fact, input, command)' });
+  t.like(await asker.ask({ id: 'd', subscribe: ['goal'] }), { type: 'ack', id: 'd' }, 'the connection still works');
+});
+
+test('a signal on stdin whose type is deeply nested JSON is refused naming it', (t) => {
+  t.deepEqual(validateSignal({ type: JSON.parse(nested(10_000)) }), { ok: false, reason: 'unknown signal type an array (expected one of goal, fact, input, sensor, command)' });
+});
+
+test('a signal handler that throws is answered with an error naming the failure; the server lives', async (t) => {
+  const server = await WsServer.listen({ port: 0, token: TOKEN });
+  t.teardown(() => server.close());
+  server.onSignal(() => {
+    throw new TypeError('handler broke');
+  });
+  const asker = await connectAsker(server.wsUrl);
+  t.teardown(() => asker.socket.terminate());
+  t.deepEqual(await asker.ask({ id: 'x', token: TOKEN, signal: { type: 'goal', description: 'g' } }), { type: 'error', id: 'x', error: 'could not handle the message: TypeError: handler broke' });
+  t.like(await asker.ask({ id: 'y', subscribe: '*' }), { type: 'ack', id: 'y' });
 });
