@@ -79,9 +79,15 @@ export const DEFAULT_PING_INTERVAL_MS = 15_000;
 export const DEFAULT_KEEPALIVE_MS = 5_000;
 export const DEFAULT_MAX_QUEUED_BYTES = 4 * 1024 * 1024;
 
-/** Why a control token is too easy to guess, or null: it needs 8 characters besides surrounding blanks. */
+/**
+ * Why a control token cannot be used, or null: it needs 8 characters besides
+ * surrounding blanks, and none of those (the dashboard trims what is pasted,
+ * so it could never send a token that has them).
+ */
 export function tokenProblem(token: string): string | null {
-  return token.trim().length < 8 ? 'use at least 8 characters' : null;
+  if (token.trim().length < 8) return 'use at least 8 characters';
+  if (token.trim() !== token) return 'it starts or ends with blanks, which the dashboard trims from what is pasted: leave them out';
+  return null;
 }
 
 const SIGNAL_HELP = 'expected {"subscribe": [kinds…] | "*"} or {"id"?, "token", "signal": {"type": …}}';

@@ -129,3 +129,13 @@ test('a signal handler that throws is answered with an error naming the failure;
   t.deepEqual(await asker.ask({ id: 'x', token: TOKEN, signal: { type: 'goal', description: 'g' } }), { type: 'error', id: 'x', error: 'could not handle the message: TypeError: handler broke' });
   t.like(await asker.ask({ id: 'y', subscribe: '*' }), { type: 'ack', id: 'y' });
 });
+
+test('a token with blanks at either end, which the dashboard would trim off, is refused by WsServer.listen and the CLI, naming why', async (t) => {
+  const why = 'it starts or ends with blanks, which the dashboard trims from what is pasted: leave them out';
+  for (const token of [' padded-token-1', 'padded-token-1\t', ' padded-token-1 ']) {
+    await t.throwsAsync(WsServer.listen({ port: 0, token }), { message: `WsServer token: ${why}` });
+  }
+  const { code, stderr } = await finished(startCli(['run', '--ws', '0', '--token', ' padded-token-1 ', '--no-db', '--no-stdin']), 10_000);
+  t.is(code, 2);
+  t.regex(stderr, new RegExp(`--token: ${why}`));
+});
