@@ -114,6 +114,7 @@ function connect() {
       downReason = `closed: message too big (${CLOSE_TOO_BIG})`;
       refusedAsTooBig();
     }
+    unanswered(downReason || `closed with ${event.code}`);
     setConnection('down', `${downReason || 'disconnected'} · retrying in ${(retryMs / 1000).toFixed(1)}s`);
     setTimeout(connect, retryMs);
     retryMs = Math.min(retryMs * 2, 5000);
@@ -163,6 +164,14 @@ function refusedAsTooBig() {
   const labels = [...pending.values()].map((request) => request.label);
   pending.clear();
   toast(`${labels.join(', ') || 'a message'}: refused by the server as too big (closed with ${CLOSE_TOO_BIG}, over its frame limit)`, true);
+}
+
+/** The connection closed before some requests were answered: they are named, as they may or may not have been taken. */
+function unanswered(why) {
+  if (pending.size === 0) return;
+  const labels = [...pending.values()].map((request) => request.label);
+  pending.clear();
+  toast(`${labels.join(', ')}: no answer before the connection closed (${why}); it may not have been taken`, true);
 }
 
 /** `text` in quotes, cut to LABEL_CHARS characters for a toast. */

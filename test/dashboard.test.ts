@@ -12,7 +12,7 @@ import { defaultMindConfig } from '../mind/config.js';
 import { Mind } from '../mind/mind.js';
 import type { Tool } from '../mind/tool.js';
 import { toWebSocket } from '../sinks/toWebSocket.js';
-import { WsServer, type WsServerOptions } from '../sinks/wsServer.js';
+import { WsServer, type WsClient, type WsServerOptions } from '../sinks/wsServer.js';
 import { createAgent } from '../streams/createAgent.js';
 import type { AgentEvent } from '../streams/events.js';
 import { packageRoot } from '../streams/packageRoot.js';
@@ -303,6 +303,24 @@ test('in Chromium: when the server closes with 1009 (a frame over its limit), th
   await toast.waitFor({ timeout: 10_000 });
   t.is(await toast.textContent(), `goal "${description.slice(0, 60)}…": refused by the server as too big (closed with 1009, over its frame limit)`, 'named, and cut to 60 characters');
   await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
+});
+
+test('in Chromium: a request the connection closes on before its answer is named in a toast as unanswered', async (t) => {
+  const { server, page } = await pageOnQuietServer(t, {}, 'cut-off', `#token=${TOKEN}`);
+  const clients = new Map<string, WsClient>();
+  server.onConnection((client) => void clients.set(client.id, client));
+  // The agent goes away between taking the signal and answering it.
+  server.onSignal((request) => {
+    server.drop(clients.get(request.client)!, 1001, 'agent stopped');
+    return { ok: true, signal: 'goal' };
+  });
+  await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
+  await page.fill('#goal-description', 'Find moons of Mars');
+  await page.click('#goal-form button[type=submit]');
+  const toast = page.locator('.toast.error', { hasText: 'no answer' });
+  await toast.waitFor({ timeout: 10_000 });
+  t.is(await toast.textContent(), 'goal "Find moons of Mars": no answer before the connection closed (agent stopped); it may not have been taken');
+  t.is(await page.locator('#goal-description').inputValue(), 'Find moons of Mars', 'kept for sending again');
 });
 
 /** Plants one flower per run straight into the graph (two knowledge triples, no `fact` event), the rose last. */
