@@ -27,7 +27,7 @@
  * sinks/wsServerOptions.ts.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
@@ -273,9 +273,10 @@ export class WsServer implements SignalChannel {
     // upgrade: a peer that resets while its refusal is written would crash the process.
     socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const refused = url.pathname === '/ws' ? this.allowed(req) : `no WebSocket endpoint at ${url.pathname} (use /ws)`;
+    const refused = this.allowed(req);
     const kinds = subscriptionFromQuery(url.searchParams.get('subscribe'));
     if (refused) return refuse(socket, 403, refused);
+    if (url.pathname !== '/ws') return refuse(socket, 404, `no WebSocket endpoint at ${url.pathname} (use /ws)`);
     if ('problem' in kinds) return refuse(socket, 400, kinds.problem);
     if (this.closing) return refuse(socket, 503, 'server closing');
     this.wss.handleUpgrade(req, socket, head, (ws) => this.connect(ws, kinds.subscription));
@@ -391,5 +392,5 @@ export class WsServer implements SignalChannel {
 function refuse(socket: Duplex, status: number, reason: string): void {
   const body = `${reason}\n`;
   socket.once('finish', () => socket.destroy());
-  socket.end(`HTTP/1.1 ${status} Refused\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
 }

@@ -139,3 +139,22 @@ test('a token with blanks at either end, which the dashboard would trim off, is 
   t.is(code, 2);
   t.regex(stderr, new RegExp(`--token: ${why}`));
 });
+
+test('an upgrade to a path other than /ws is answered 404 naming the endpoint; a foreign Origin is still 403 there', async (t) => {
+  const server = await WsServer.listen({ port: 0, token: TOKEN });
+  t.teardown(() => server.close());
+  const refusal = (path: string, headers: Record<string, string> = {}) =>
+    new Promise<string>((resolve) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${server.port}${path}`, { headers });
+      ws.on('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve(`${res.statusCode} ${body.trim()}`));
+      });
+      ws.on('open', () => resolve('open'));
+      ws.on('error', () => undefined);
+    });
+  t.is(await refusal('/ws/'), '404 no WebSocket endpoint at /ws/ (use /ws)');
+  t.is(await refusal('/socket'), '404 no WebSocket endpoint at /socket (use /ws)');
+  t.is(await refusal('/socket', { origin: 'http://evil.example' }), '403 Origin "http://evil.example" is not this server');
+});
