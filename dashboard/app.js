@@ -16,6 +16,8 @@ const MAX_FRAME_BYTES = 65536;
 const CLOSE_TOO_BIG = 1009;
 // Longer texts are cut in toasts.
 const LABEL_CHARS = 60;
+// The goal tree shows at most this many goals, the most important first: thousands of rows made every redraw take most of a second.
+const MAX_GOAL_ROWS = 200;
 
 // The score parts of a decision, in the breakdown's order, with their colours.
 const PARTS = [
@@ -63,6 +65,8 @@ const state = {
   lastRateCycle: null,
   lastRateAt: 0,
   freshGoals: new Set(),
+  // Whether the goals changed since the goal tree was last drawn.
+  goalsChanged: true,
   // Finished goals in the order they finished, and the mind's bounds (from the snapshot): see retireFinished.
   finished: new Set(),
   kept: { finishedGoals: Infinity, episodes: Infinity },
@@ -200,6 +204,7 @@ function loadSnapshot(snapshot) {
   state.facts = snapshot.facts;
   state.episodes = snapshot.episodes;
   state.goals = new Map(snapshot.goals.map((g) => [g.goalId, { ...g }]));
+  state.goalsChanged = true;
   // The snapshot lists finished goals in the order they finished.
   state.finished = new Set(snapshot.goals.filter((g) => FINISHED.has(g.status)).map((g) => g.goalId));
   state.kept = { finishedGoals: snapshot.kept?.finishedGoals ?? Infinity, episodes: snapshot.kept?.episodes ?? Infinity };
@@ -254,6 +259,7 @@ function applyLive(event) {
       if (event.parentId) goal.parentId = event.parentId;
       state.goals.set(goal.goalId, goal);
       state.freshGoals.add(goal.goalId);
+      state.goalsChanged = true;
       if (!FINISHED.has(goal.status)) state.finished.delete(goal.goalId);
       else if (!state.finished.has(goal.goalId)) state.finished.add(goal.goalId);
       retireFinished();
@@ -356,10 +362,16 @@ function render() {
 }
 
 const STATUS_ORDER = { Active: 0, Suspended: 1, Completed: 2, Failed: 3 };
-const byImportance = (a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || b.priority - a.priority || a.goalId.localeCompare(b.goalId, undefined, { numeric: true });
+// One collator: localeCompare with options builds one per call, which made sorting thousands of goals take most of a second.
+const byGoalId = new Intl.Collator(undefined, { numeric: true }).compare;
+const byImportance = (a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || b.priority - a.priority || byGoalId(a.goalId, b.goalId);
 
+/** Redraws the goal tree when the goals changed: the most important MAX_GOAL_ROWS, and a line counting the rest. */
 function renderGoals() {
+  if (!state.goalsChanged) return;
+  state.goalsChanged = false;
   const goals = [...state.goals.values()];
+  let rows = 0;
   const children = new Map();
   for (const goal of goals) {
     const parent = goal.parentId && state.goals.has(goal.parentId) ? goal.parentId : '';
@@ -369,6 +381,7 @@ function renderGoals() {
   const branch = (parentId) => {
     const list = el('ul');
     for (const goal of (children.get(parentId) ?? []).sort(byImportance)) {
+      if (rows++ >= MAX_GOAL_ROWS) break;
       const row = el('div', { class: `goal${state.freshGoals.has(goal.goalId) ? ' flash' : ''}`, 'data-status': goal.status, 'data-goal-id': goal.goalId, title: goal.criteria ? `criteria: ${goal.criteria}` : goal.goalId },
         el('span', { class: 'status-dot' }),
         el('span', { class: 'desc' }, goal.description),
@@ -382,7 +395,10 @@ function renderGoals() {
     return list;
   };
   state.freshGoals.clear();
-  $('goal-tree').replaceChildren(...branch('').childNodes);
+  const tree = branch('');
+  const hidden = goals.length - Math.min(rows, MAX_GOAL_ROWS);
+  if (hidden > 0) tree.append(el('li', { class: 'more', 'data-testid': 'more-goals' }, `… and ${hidden} more, lower in status or priority`));
+  $('goal-tree').replaceChildren(...tree.childNodes);
   $('goal-empty').hidden = goals.length > 0;
   const active = goals.filter((g) => g.status === 'Active').length;
   $('goal-count').textContent = goals.length ? `${active} active / ${goals.length}` : '';

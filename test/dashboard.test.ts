@@ -323,6 +323,34 @@ test('in Chromium: a request the connection closes on before its answer is named
   t.is(await page.locator('#goal-description').inputValue(), 'Find moons of Mars', 'kept for sending again');
 });
 
+test('in Chromium: thousands of goals: the tree shows the 200 most important and counts the rest, and is redrawn only when goals change', async (t) => {
+  const server = await WsServer.listen({ port: 0, token: TOKEN });
+  t.teardown(() => server.close());
+  const goals: Snapshot['goals'] = Array.from({ length: 3000 }, (_, i) => ({ goalId: `goal-${i + 1}`, description: `Find qzx ${i + 1}`, criteria: '', status: 'Active', priority: i % 256, childIds: [] }));
+  const events$ = new Subject<AgentEvent>();
+  events$.subscribe(toWebSocket(server, { snapshot: () => ({ ...emptySnapshot('many-goals'), goals }) }));
+  const browser = await launch(t);
+  const page = await browser.newPage();
+  await page.goto(server.url);
+  const more = page.locator('[data-testid=more-goals]');
+  await more.waitFor({ timeout: 10_000 });
+  t.is(await more.textContent(), '… and 2800 more, lower in status or priority');
+  t.is(await page.locator('[data-testid=goal-tree] .goal').count(), 200);
+  t.is(await page.locator('[data-testid=goal-tree] .goal').first().getAttribute('data-goal-id'), 'goal-256', 'the highest priority first');
+  t.is(await page.locator('#goal-count').textContent(), '3000 active / 3000');
+
+  const firstRow = async () => page.evaluate(() => (document.querySelector('[data-testid=goal-tree] .goal') as HTMLElement).dataset.drawn);
+  await page.evaluate(() => ((document.querySelector('[data-testid=goal-tree] .goal') as HTMLElement).dataset.drawn = 'before'));
+  const header = { session: 'many-goals', cycle: 1, at: Date.now() };
+  events$.next({ kind: 'fact', seq: 1, ...header, subject: 'Mars', predicate: 'has moon', object: 'Phobos', added: true } as AgentEvent);
+  await page.locator('#facts', { hasText: '1' }).waitFor({ timeout: 10_000 });
+  t.is(await firstRow(), 'before', 'a fact leaves the goal tree as drawn');
+  events$.next({ kind: 'goal', seq: 2, ...header, goalId: 'goal-256', description: 'Find qzx 256', status: 'Completed', priority: 255, change: 'completed' } as AgentEvent);
+  await page.locator('#goal-count', { hasText: '2999 active / 3000' }).waitFor({ timeout: 10_000 });
+  t.is(await firstRow(), undefined, 'a goal event redraws it');
+  t.is(await page.locator('[data-testid=goal-tree] .goal').first().getAttribute('data-goal-id'), 'goal-512');
+});
+
 /** Plants one flower per run straight into the graph (two knowledge triples, no `fact` event), the rose last. */
 function planter(): Tool<{ flower: string }> {
   const flowers = ['tulip', 'daisy', 'rose'];
