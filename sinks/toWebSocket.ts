@@ -11,10 +11,11 @@
  * the last `replay` events as one array frame.
  *
  * Slow consumers: before an event is queued for a client, its queued bytes
- * (the socket's `bufferedAmount` plus the batch not yet sent) are checked; past
+ * ({@link WsClient.queuedBytes}: the socket's `bufferedAmount`, less a
+ * snapshot not yet read, plus the batch not yet sent) are checked; past
  * `maxQueuedBytes` the client is dropped with close code 4008 and a reason
  * naming the figures. Other clients are unaffected, and the server's memory per
- * client stays under the cap plus one event.
+ * client stays under the cap plus its snapshot and one event.
  *
  *   events:  --a-b-c----d--|
  *   client:  ----[a,b,c]-d--     (one frame per burst; 1001 when the server closes)
@@ -108,7 +109,7 @@ export function toWebSocket(server: WsServer, options: WebSocketSinkOptions = {}
       if (recent.length > replay) recent.shift();
       for (const [client, outbox] of outboxes) {
         if (!client.wants(item.kind)) continue;
-        const queued = client.socket.bufferedAmount + outbox.bytes + item.bytes;
+        const queued = client.queuedBytes() + outbox.bytes + item.bytes;
         if (queued > cap) {
           dropped++;
           outboxes.delete(client);

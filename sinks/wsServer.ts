@@ -12,7 +12,8 @@
  * neither of the last two pings. A client that does not read what it is
  * answered (acks, errors, keepalives) is dropped with 4008 once more than
  * `maxQueuedBytes` wait to be sent to it, as the sink drops one that does not
- * read its events. Every `keepaliveMs` each client gets a
+ * read its events; what it was sent as it connected (a snapshot may be over
+ * the cap) does not count until it has had the time to read it. Every `keepaliveMs` each client gets a
  * `keepalive` message, so a browser (which cannot see pings) can tell a
  * silent server from a quiet one; it gets one as it connects too, after what
  * the listeners sent it first (the sink's snapshot), saying the interval
@@ -67,6 +68,12 @@ export interface WsClient {
   send(frame: string | Buffer): void;
   /** Sends a protocol message. */
   reply(message: ServerMessage): void;
+  /**
+   * Bytes waiting to be sent to the client, less what was sent it as it
+   * connected (its snapshot and replay) and it has not yet had the time to
+   * read: what counts against the slow-consumer cap.
+   */
+  queuedBytes(): number;
 }
 
 /** Called for each new client; may return a teardown run when the client goes. */
@@ -98,6 +105,8 @@ class Connection implements WsClient {
   open = true;
   subscription: Subscription;
   teardowns: (() => void)[] = [];
+  /** What was queued as the client connected and has not been sent since: not held against it (see queuedBytes). */
+  connectBytes = 0;
 
   constructor(
     readonly id: string,
@@ -128,12 +137,18 @@ class Connection implements WsClient {
    * client that sends without reading cannot grow the server's memory.
    */
   sendChecked(frame: string): void {
-    const queued = this.socket.bufferedAmount;
+    const queued = this.queuedBytes();
     if (this.open && queued > this.maxQueuedBytes) {
       this.onSlow();
       return this.close(CLOSE_SLOW_CONSUMER, `slow consumer: ${queued} bytes queued, over the cap of ${this.maxQueuedBytes}`);
     }
     this.send(frame);
+  }
+
+  queuedBytes(): number {
+    const buffered = this.socket.bufferedAmount;
+    this.connectBytes = Math.min(this.connectBytes, buffered);
+    return buffered - this.connectBytes;
   }
 
   /** Closes with `code` and `reason`; destroys the socket if the close frame cannot get out in time. */
@@ -297,6 +312,7 @@ export class WsServer implements SignalChannel {
       for (const teardown of connection.teardowns.splice(0)) teardown();
     });
     for (const listener of this.listeners) this.attach(connection, listener);
+    connection.connectBytes = socket.bufferedAmount;
     connection.sendChecked(this.keepaliveFrame);
   }
 

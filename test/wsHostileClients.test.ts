@@ -1,10 +1,13 @@
 import test from 'ava';
 import { createConnection, type Socket } from 'node:net';
+import { Subject } from 'rxjs';
 import WebSocket from 'ws';
+import { toWebSocket } from '../sinks/toWebSocket.js';
 import { WsServer } from '../sinks/wsServer.js';
 import { fromWebSocket } from '../sources/wsInput.js';
 import { validateSignal } from '../streams/validateSignal.js';
-import { CLOSE_SLOW_CONSUMER } from '../streams/wsProtocol.js';
+import type { AgentEvent } from '../streams/events.js';
+import { CLOSE_SLOW_CONSUMER, type Snapshot } from '../streams/wsProtocol.js';
 import { finished, startCli, until } from './helpers/cli.js';
 import { connectAsker } from './helpers/wsAsker.js';
 
@@ -157,4 +160,28 @@ test('an upgrade to a path other than /ws is answered 404 naming the endpoint; a
   t.is(await refusal('/ws/'), '404 no WebSocket endpoint at /ws/ (use /ws)');
   t.is(await refusal('/socket'), '404 no WebSocket endpoint at /socket (use /ws)');
   t.is(await refusal('/socket', { origin: 'http://evil.example' }), '403 Origin "http://evil.example" is not this server');
+});
+
+test('a client whose snapshot alone is over the cap is not dropped as it connects or is sent events: it has had no chance to read it', async (t) => {
+  const server = await WsServer.listen({ port: 0, token: TOKEN, maxQueuedBytes: 64 * 1024 });
+  t.teardown(() => server.close());
+  // About 8 MB of goals, more than the socket takes at once, and 128 times the cap.
+  const goals: Snapshot['goals'] = Array.from({ length: 8000 }, (_, i) => ({ goalId: `goal-${i + 1}`, description: `Find qzx ${i + 1} ${'y'.repeat(1000)}`, criteria: '', status: 'Active', priority: 128, childIds: [] }));
+  const snapshot = (): Snapshot => ({ type: 'snapshot', session: 'big', cycle: 0, paused: false, goals, memory: { size: 0, capacity: 100, pressure: 0, recent: [] }, decisions: [], episodes: 0, facts: 0 });
+  const events$ = new Subject<AgentEvent>();
+  events$.subscribe(toWebSocket(server, { snapshot }));
+  let event = false;
+  server.onConnection(() => {
+    // Published as the snapshot is still on its way.
+    setImmediate(() => events$.next({ kind: 'input', seq: 1, session: 'big', cycle: 0, at: 1, text: 'hello' } as AgentEvent));
+  });
+  const asker = await connectAsker(server.wsUrl);
+  t.teardown(() => asker.socket.terminate());
+  asker.socket.on('message', (data) => (event ||= String(data).includes('"text":"hello"')));
+  let closed: number | undefined;
+  asker.socket.on('close', (code) => (closed = code));
+  t.like(await asker.ask({ id: 'after', subscribe: '*' }), { type: 'ack', id: 'after' }, 'answered once it read the snapshot');
+  t.true(event, 'the event came');
+  t.is(closed, undefined);
+  t.is(server.stats().dropped, 0);
 });
