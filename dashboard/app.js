@@ -481,15 +481,32 @@ function toast(text, isError = false) {
 
 // ---- controls ----------------------------------------------------------------
 
+// The token is kept in local storage; where the browser refuses it (cookies blocked for the site), it lasts as long as the page.
+function storedToken() {
+  try {
+    return localStorage.getItem('ooda.token') ?? '';
+  } catch {
+    return '';
+  }
+}
+
+function storeToken(token) {
+  try {
+    localStorage.setItem('ooda.token', token);
+  } catch {
+    // Not kept past this page; the field still holds it.
+  }
+}
+
 function setupControls() {
   const fromHash = new URLSearchParams(location.hash.slice(1)).get('token');
   if (fromHash) {
-    localStorage.setItem('ooda.token', fromHash);
+    storeToken(fromHash);
     history.replaceState(null, '', location.pathname);
   }
-  $('token').value = localStorage.getItem('ooda.token') ?? '';
+  $('token').value = fromHash || storedToken();
   $('token-form').addEventListener('submit', (event) => event.preventDefault());
-  $('token').addEventListener('change', () => localStorage.setItem('ooda.token', $('token').value.trim()));
+  $('token').addEventListener('change', () => storeToken($('token').value.trim()));
 
   // Validated here (the form is novalidate) so the page can say what is wrong;
   // cleared once the agent accepts the goal, kept for correcting otherwise.

@@ -351,6 +351,31 @@ test('in Chromium: thousands of goals: the tree shows the 200 most important and
   t.is(await page.locator('[data-testid=goal-tree] .goal').first().getAttribute('data-goal-id'), 'goal-512');
 });
 
+test('in Chromium: where the browser refuses local storage (cookies blocked), the page still connects and takes the #token= link', async (t) => {
+  const server = await WsServer.listen({ port: 0, token: TOKEN });
+  t.teardown(() => server.close());
+  new Subject<AgentEvent>().subscribe(toWebSocket(server, { snapshot: () => emptySnapshot('no-storage') }));
+  server.onSignal(() => ({ ok: true, signal: 'command' }));
+  const browser = await launch(t);
+  // What Chromium throws on every use of localStorage when the site may not keep data.
+  await browser.addInitScript(() =>
+    Object.defineProperty(window, 'localStorage', {
+      get() {
+        throw new DOMException("Failed to read the 'localStorage' property from 'Window': Access is denied for this document.", 'SecurityError');
+      },
+    }),
+  );
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${server.url}#token=${TOKEN}`);
+  await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
+  await page.locator('#session', { hasText: 'no-storage' }).waitFor({ timeout: 10_000 });
+  await page.click('[data-command=pause]');
+  await page.locator('.toast', { hasText: 'pause: accepted' }).waitFor({ timeout: 10_000 });
+  t.deepEqual(errors, []);
+});
+
 /** Plants one flower per run straight into the graph (two knowledge triples, no `fact` event), the rose last. */
 function planter(): Tool<{ flower: string }> {
   const flowers = ['tulip', 'daisy', 'rose'];
