@@ -45,7 +45,7 @@ interface Serialised {
 }
 
 interface Outbox {
-  items: string[];
+  items: Serialised[];
   bytes: number;
 }
 
@@ -63,13 +63,18 @@ export function toWebSocket(server: WsServer, options: WebSocketSinkOptions = {}
   let dropped = 0;
   let lastSeq: number | undefined;
 
-  /** Sends a client its batch; `shared` lets clients with the same batch share one encoded Buffer. */
+  /**
+   * Sends a client its batch, less the kinds it unsubscribed from since they
+   * were queued (its ack has gone out already); `shared` lets clients with
+   * the same batch share one encoded Buffer.
+   */
   const flush = (client: WsClient, outbox: Outbox, shared?: Map<string, Buffer>): void => {
     dirty.delete(client);
-    if (outbox.items.length === 0) return;
-    const text = outbox.items.length === 1 ? outbox.items[0]! : `[${outbox.items.join(',')}]`;
+    const items = outbox.items.filter((item) => client.wants(item.kind)).map((item) => item.text);
     outbox.items = [];
     outbox.bytes = 0;
+    if (items.length === 0) return;
+    const text = items.length === 1 ? items[0]! : `[${items.join(',')}]`;
     let frame = shared?.get(text);
     if (shared && !frame) shared.set(text, (frame = Buffer.from(text)));
     client.send(frame ?? text);
@@ -117,7 +122,7 @@ export function toWebSocket(server: WsServer, options: WebSocketSinkOptions = {}
           server.drop(client, CLOSE_SLOW_CONSUMER, `slow consumer: ${queued} bytes queued, over the cap of ${cap}`);
           continue;
         }
-        outbox.items.push(text);
+        outbox.items.push(item);
         outbox.bytes += item.bytes;
         if (outbox.bytes >= maxFrameBytes) flush(client, outbox);
         else dirty.add(client);

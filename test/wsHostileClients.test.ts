@@ -185,3 +185,31 @@ test('a client whose snapshot alone is over the cap is not dropped as it connect
   t.is(closed, undefined);
   t.is(server.stats().dropped, 0);
 });
+
+test('after the ack of a subscribe, no event of a kind it left arrives, not even one queued before it', async (t) => {
+  const server = await WsServer.listen({ port: 0, token: TOKEN });
+  t.teardown(() => server.close());
+  const events$ = new Subject<AgentEvent>();
+  events$.subscribe(toWebSocket(server));
+  const header = { session: 's', cycle: 1, at: 1 };
+  // Events published in the same turn as the subscribe message arrives, before the server reads it: queued for the next flush.
+  server.onConnection((client) => {
+    client.socket.prependListener('message', () => {
+      events$.next({ kind: 'input', seq: 1, ...header, text: 'left behind' } as AgentEvent);
+      events$.next({ kind: 'goal', seq: 2, ...header, goalId: 'goal-1', description: 'kept', status: 'Active', priority: 128, change: 'created' } as AgentEvent);
+    });
+  });
+  const socket = new WebSocket(server.wsUrl);
+  t.teardown(() => socket.terminate());
+  const received: any[] = [];
+  socket.on('message', (data) => {
+    const message = JSON.parse(String(data));
+    if (message.type !== 'keepalive') received.push(...(Array.isArray(message) ? message : [message]));
+  });
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+  socket.send(JSON.stringify({ id: 's', subscribe: ['goal'] }));
+  for (let waited = 0; !received.some((m) => m.kind === 'goal') && waited < 5000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+  const ack = received.findIndex((m) => m.type === 'ack');
+  t.true(ack >= 0, 'acked');
+  t.deepEqual(received.slice(ack + 1).map((m) => m.kind), ['goal']);
+});
