@@ -1,12 +1,13 @@
 /**
  * The dashboard's pages: its three static files (index.html, app.js,
  * style.css) served with a strict content-security policy; 403 for a refused
- * request, 426 for a plain GET of the WebSocket endpoint, 405 for other
+ * request, 400 for a request target that is no URL, 426 for a plain GET of the WebSocket endpoint, 405 for other
  * methods, 404 for anything else.
  */
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { badTarget, requestTarget } from './requestTarget.js';
 
 const PAGES: Record<string, { file: string; type: string }> = {
   '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
@@ -17,12 +18,14 @@ const PAGES: Record<string, { file: string; type: string }> = {
 
 /** Answers one HTTP request from `dashboardDir`; `refusal` (from the loopback guard) answers 403. */
 export async function serveDashboard(req: IncomingMessage, res: ServerResponse, dashboardDir: string, refusal: string | null): Promise<void> {
-  const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-  const entry = PAGES[path];
   const fail = (status: number, text: string): void => {
     res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${text}\n`);
   };
   if (refusal) return fail(403, refusal);
+  const url = requestTarget(req);
+  if (!url) return fail(400, badTarget(req));
+  const path = url.pathname;
+  const entry = PAGES[path];
   if (path === '/ws') return fail(426, 'this is the WebSocket endpoint: connect with a WebSocket client');
   if (req.method !== 'GET' && req.method !== 'HEAD') return fail(405, `${req.method} is not allowed`);
   if (!entry) return fail(404, `no such page: ${path}`);

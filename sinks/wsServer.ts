@@ -37,6 +37,7 @@ import type { EventKind } from '../streams/events.js';
 import { packageRoot } from '../streams/packageRoot.js';
 import { serveDashboard } from './dashboardPages.js';
 import { loopbackRefusal } from './loopbackGuard.js';
+import { badTarget, requestTarget } from './requestTarget.js';
 import { checkServerOptions, type WsServerOptions } from './wsServerOptions.js';
 import {
   CLOSE_GOING_AWAY,
@@ -287,10 +288,11 @@ export class WsServer implements SignalChannel {
     // Node's HTTP server stops listening for errors on a socket it hands over for an
     // upgrade: a peer that resets while its refusal is written would crash the process.
     socket.on('error', () => socket.destroy());
-    const url = new URL(req.url ?? '/', 'http://localhost');
     const refused = this.allowed(req);
-    const kinds = subscriptionFromQuery(url.searchParams.get('subscribe'));
     if (refused) return refuse(socket, 403, refused);
+    const url = requestTarget(req);
+    if (!url) return refuse(socket, 400, badTarget(req));
+    const kinds = subscriptionFromQuery(url.searchParams.get('subscribe'));
     if (url.pathname !== '/ws') return refuse(socket, 404, `no WebSocket endpoint at ${url.pathname} (use /ws)`);
     if ('problem' in kinds) return refuse(socket, 400, kinds.problem);
     if (this.closing) return refuse(socket, 503, 'server closing');

@@ -213,3 +213,29 @@ test('after the ack of a subscribe, no event of a kind it left arrives, not even
   t.true(ack >= 0, 'acked');
   t.deepEqual(received.slice(ack + 1).map((m) => m.kind), ['goal']);
 });
+
+/** Sends raw HTTP `request` and resolves with the whole answer, once the server closes or 2 s have passed. */
+function rawHttp(port: number, request: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port }, () => socket.write(request));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve(answer));
+    setTimeout(() => socket.destroy(), 2000);
+  });
+}
+
+test('a request whose target is no URL (GET http://[) is answered 400 naming it, as a page or an upgrade, and does not crash the server', async (t) => {
+  const server = await WsServer.listen({ port: 0, token: TOKEN });
+  t.teardown(() => server.close());
+  const host = `Host: 127.0.0.1:${server.port}\r\n`;
+  const upgrade = 'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n';
+  const page = await rawHttp(server.port, `GET http://[ HTTP/1.1\r\n${host}Connection: close\r\n\r\n`);
+  t.regex(page, /^HTTP\/1\.1 400 Bad Request\r\n/);
+  t.true(page.includes('bad request target "http://[": not a URL path\n'), page);
+  const socket = await rawHttp(server.port, `GET http://[ HTTP/1.1\r\n${host}${upgrade}\r\n`);
+  t.regex(socket, /^HTTP\/1\.1 400 Bad Request\r\n/);
+  t.true(socket.endsWith('bad request target "http://[": not a URL path\n'), socket);
+  t.is((await fetch(server.url)).status, 200, 'the server still answers');
+});
