@@ -1,8 +1,8 @@
 /**
  * The dashboard's pages: its three static files (index.html, app.js,
  * style.css) served with a strict content-security policy; 403 for a refused
- * request, 400 for a request target that is no URL, 426 for a plain GET of the WebSocket endpoint, 405 for other
- * methods, 404 for anything else.
+ * request, 400 for a request target that is no URL, 426 for a plain GET of
+ * the WebSocket endpoint, 405 for other methods, 404 for anything else.
  */
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';

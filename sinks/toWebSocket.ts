@@ -27,10 +27,10 @@ import type { AgentEvent, EventKind } from '../streams/events.js';
 import { CLOSE_SLOW_CONSUMER } from '../streams/wsProtocol.js';
 import { eventJson } from './eventJson.js';
 import type { WsClient, WsServer } from './wsServer.js';
-export { DEFAULT_MAX_QUEUED_BYTES } from './wsServer.js';
 import { streamFailure } from './streamFailure.js';
 import { checkSinkOptions, type WebSocketSinkOptions } from './webSocketSinkOptions.js';
 
+export { DEFAULT_MAX_QUEUED_BYTES } from './wsServer.js';
 export type { WebSocketSinkOptions } from './webSocketSinkOptions.js';
 
 export interface WebSocketSink extends Observer<AgentEvent> {

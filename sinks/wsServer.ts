@@ -13,11 +13,12 @@
  * answered (acks, errors, keepalives) is dropped with 4008 once more than
  * `maxQueuedBytes` wait to be sent to it, as the sink drops one that does not
  * read its events; what it was sent as it connected (a snapshot may be over
- * the cap) does not count until it has had the time to read it. Every `keepaliveMs` each client gets a
- * `keepalive` message, so a browser (which cannot see pings) can tell a
- * silent server from a quiet one; it gets one as it connects too, after what
- * the listeners sent it first (the sink's snapshot), saying the interval
- * (`intervalMs: 0`: none will come, so silence means nothing).
+ * the cap) does not count until it has had the time to read it. Every
+ * `keepaliveMs` each client gets a `keepalive` message, so a browser (which
+ * cannot see pings) can tell a silent server from a quiet one; it gets one as
+ * it connects too, after what the listeners sent it first (the sink's
+ * snapshot), saying the interval (`intervalMs: 0`: none will come, so silence
+ * means nothing).
  * Event delivery is the sink's job (sinks/toWebSocket.ts).
  *
  * Bound to 127.0.0.1 unless `host` says otherwise; on a loopback host every
