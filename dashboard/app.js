@@ -167,7 +167,7 @@ function send(signal, label, onAccepted) {
 function refusedAsTooBig() {
   const labels = [...pending.values()].map((request) => request.label);
   pending.clear();
-  toast(`${labels.join(', ') || 'a message'}: refused by the server as too big (closed with ${CLOSE_TOO_BIG}, over its frame limit)`, true);
+  toast([...(labels.length ? isolatedList(labels) : ['a message']), `: refused by the server as too big (closed with ${CLOSE_TOO_BIG}, over its frame limit)`], true);
 }
 
 /** The connection closed before some requests were answered: they are named, as they may or may not have been taken. */
@@ -175,7 +175,21 @@ function unanswered(why) {
   if (pending.size === 0) return;
   const labels = [...pending.values()].map((request) => request.label);
   pending.clear();
-  toast(`${labels.join(', ')}: no answer before the connection closed (${why}); it may not have been taken`, true);
+  toast([...isolatedList(labels), `: no answer before the connection closed (${why}); it may not have been taken`], true);
+}
+
+/**
+ * Text from outside (a goal's description, a request's label) as its own
+ * bidirectional run: a right-to-left override in it (U+202E) would otherwise
+ * reverse the page's own text after it on the line (`· cycle 34`, `: accepted`).
+ */
+function isolated(text) {
+  return el('bdi', {}, text);
+}
+
+/** `labels` isolated, separated by commas. */
+function isolatedList(labels) {
+  return labels.flatMap((label, i) => (i ? [', ', isolated(label)] : [isolated(label)]));
 }
 
 /** `text` in quotes, cut to LABEL_CHARS characters for a toast. */
@@ -187,10 +201,10 @@ function answer(message) {
   const request = message.id ? pending.get(message.id) : undefined;
   if (message.id) pending.delete(message.id);
   if (message.type === 'ack') {
-    if (request) toast(`${request.label}: accepted`);
+    if (request) toast([isolated(request.label), ': accepted']);
     request?.onAccepted?.();
   } else {
-    toast(`${request?.label ?? 'server'}: ${message.error}`, true);
+    toast([request ? isolated(request.label) : 'server', `: ${message.error}`], true);
   }
 }
 
@@ -412,7 +426,7 @@ function renderDecisions() {
     const node = el('li', { class: 'decision', 'data-testid': 'decision', 'data-tool': d.tool },
       el('header', {},
         el('span', { class: 'tool' }, d.tool),
-        el('span', { class: 'goal-ref', title: d.goalId }, `${goal?.description ?? d.goalId} · cycle ${d.cycle}`),
+        el('span', { class: 'goal-ref', title: d.goalId }, isolated(goal?.description ?? d.goalId), ` · cycle ${d.cycle}`),
         outcome,
         el('span', { class: 'score' }, (parsed?.score ?? d.score).toFixed(2))));
     if (parsed) node.append(bars(parsed.parts));
@@ -472,8 +486,9 @@ function renderAlerts() {
   $('alert-count').textContent = state.alerts.length || '';
 }
 
+/** Shows `text` (a string, or strings and nodes) for 6 s. */
 function toast(text, isError = false) {
-  const item = el('li', { class: `toast${isError ? ' error' : ''}` }, text);
+  const item = el('li', { class: `toast${isError ? ' error' : ''}` }, ...[text].flat());
   $('toasts').prepend(item);
   while ($('toasts').children.length > 4) $('toasts').lastChild.remove();
   setTimeout(() => item.remove(), 6000);
@@ -519,7 +534,7 @@ function setupControls() {
     $('goal-description').setAttribute('aria-invalid', String(!description));
     priorityInput.setAttribute('aria-invalid', String(badPriority));
     if (!description) return toast('goal: enter a description', true);
-    if (badPriority) return toast(`goal ${quote(description)}: priority must be a whole number from 0 to 255 (leave it empty for 128)`, true);
+    if (badPriority) return toast(['goal ', isolated(quote(description)), ': priority must be a whole number from 0 to 255 (leave it empty for 128)'], true);
     const signal = { type: 'goal', description };
     if (priority !== '') signal.priority = Number(priority);
     const criteria = $('goal-criteria').value.trim();

@@ -376,6 +376,49 @@ test('in Chromium: where the browser refuses local storage (cookies blocked), th
   t.deepEqual(errors, []);
 });
 
+/** Whether the first two characters of `text`, in the first element matching `selector`, are drawn left to right. */
+async function drawnLeftToRight(page: Page, selector: string, text: string): Promise<boolean> {
+  return page.evaluate(([selector, text]) => {
+    const walker = document.createTreeWalker(document.querySelector(selector)!, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const at = node.textContent!.indexOf(text);
+      if (at < 0) continue;
+      const [first, second] = [at, at + 1].map((offset) => {
+        const range = document.createRange();
+        range.setStart(node!, offset);
+        range.setEnd(node!, offset + 1);
+        return range.getBoundingClientRect().left;
+      });
+      return first! < second!;
+    }
+    throw new Error(`no text ${JSON.stringify(text)} in ${selector}`);
+  }, [selector, text] as const);
+}
+
+test('in Chromium: a right-to-left override in a goal description does not reverse the page\'s own text after it', async (t) => {
+  const description = 'Find moons \u202Eof Mars';
+  const server = await WsServer.listen({ port: 0, token: TOKEN });
+  t.teardown(() => server.close());
+  const snapshot = (): Snapshot => ({
+    ...emptySnapshot('bidi'),
+    cycle: 34,
+    goals: [{ goalId: 'goal-1', description, criteria: '', status: 'Active', priority: 128, childIds: [] }],
+    decisions: [{ cycle: 34, goalId: 'goal-1', tool: 'kg_query', score: 0.5, breakdown: 'none', status: 'ok', progress: 'some' }],
+  });
+  new Subject<AgentEvent>().subscribe(toWebSocket(server, { snapshot }));
+  server.onSignal(() => ({ ok: true, signal: 'goal' }));
+  const browser = await launch(t);
+  const page = await browser.newPage();
+  await page.goto(`${server.url}#token=${TOKEN}`);
+  await page.locator('.decision .goal-ref').waitFor({ timeout: 10_000 });
+  t.true(await drawnLeftToRight(page, '.decision .goal-ref', '34'), '"· cycle 34" after the description');
+  await page.fill('#goal-description', description);
+  await page.click('#goal-form button[type=submit]');
+  await page.locator('.toast', { hasText: 'accepted' }).waitFor({ timeout: 10_000 });
+  t.is(await page.locator('.toast').textContent(), `goal "${description}": accepted`);
+  t.true(await drawnLeftToRight(page, '.toast', 'accepted'), '": accepted" after the label');
+});
+
 /** Plants one flower per run straight into the graph (two knowledge triples, no `fact` event), the rose last. */
 function planter(): Tool<{ flower: string }> {
   const flowers = ['tulip', 'daisy', 'rose'];
