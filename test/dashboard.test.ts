@@ -414,7 +414,12 @@ test('in Chromium: a right-to-left override in a goal description does not rever
   t.true(await drawnLeftToRight(page, '.decision .goal-ref', '34'), '"· cycle 34" after the description');
   await page.fill('#goal-description', description);
   await page.click('#goal-form button[type=submit]');
-  await page.locator('.toast', { hasText: 'accepted' }).waitFor({ timeout: 10_000 });
+  // Pinned as it appears: a toast leaves after 6 s, which a loaded machine can take to get to the checks.
+  await page.waitForFunction(() => {
+    const toast = [...document.querySelectorAll('.toast')].find((item) => item.textContent!.includes('accepted'));
+    if (toast) toast.remove = () => undefined;
+    return toast !== undefined;
+  }, undefined, { timeout: 10_000 });
   t.is(await page.locator('.toast').textContent(), `goal "${description}": accepted`);
   t.true(await drawnLeftToRight(page, '.toast', 'accepted'), '": accepted" after the label');
 });
