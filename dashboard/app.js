@@ -270,6 +270,7 @@ function applyLive(event) {
     case 'goal': {
       const goal = state.goals.get(event.goalId) ?? { goalId: event.goalId, childIds: [] };
       Object.assign(goal, { description: event.description, status: event.status, priority: event.priority });
+      if (event.criteria !== undefined) goal.criteria = event.criteria;
       if (event.parentId) goal.parentId = event.parentId;
       state.goals.set(goal.goalId, goal);
       state.freshGoals.add(goal.goalId);

@@ -8,10 +8,12 @@ import { record, type Cycle } from '../streams/cycle.js';
 import type { EventBody } from '../streams/events.js';
 import type { Runtime } from '../streams/runtime.js';
 
-/** One `goal` event per change (with the parent when the goal has one). */
+/** One `goal` event per change (with the parent when the goal has one, and its criteria when it is added). */
 export function recordGoalChanges(runtime: Runtime, cycle: Cycle, changes: readonly GoalChange[]): void {
   for (const { goal, change } of changes) {
-    const body: EventBody<'goal'> = { goalId: goal.id, description: goal.description, status: goal.status, priority: goal.priority, change };
+    // Criteria do not change: said once, as the goal is added, not with every change.
+    const criteria = change === 'added' ? { criteria: goal.criteria } : undefined;
+    const body: EventBody<'goal'> = { goalId: goal.id, description: goal.description, ...criteria, status: goal.status, priority: goal.priority, change };
     if (goal.parentId) body.parentId = goal.parentId;
     record(runtime, cycle, 'goal', body);
   }

@@ -45,13 +45,7 @@ export function intake(runtime: Runtime, cycle: Cycle): void {
         priority: signal.priority,
         ...(signal.stallThreshold ? { stallThreshold: signal.stallThreshold } : {}),
       });
-      record(runtime, cycle, 'goal', {
-        goalId: goal.id,
-        description: goal.description,
-        status: goal.status,
-        priority: goal.priority,
-        change: 'added',
-      });
+      recordGoalChanges(runtime, cycle, [{ goal, change: 'added' }]);
       return;
     }
     case 'fact': {

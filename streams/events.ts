@@ -61,6 +61,8 @@ interface Bodies {
   goal: {
     goalId: string;
     description: string;
+    /** The goal's success criteria, said once: when it is `added`. */
+    criteria?: string;
     status: GoalStatus;
     priority: number;
     parentId?: string;

@@ -559,3 +559,27 @@ test('in Chromium: after a reload, the page retires the goal that finished longe
   t.deepEqual(shown, agent.mind.goals.all().map((goal) => goal.description).sort());
   t.true(shown.includes('Plant seeds in the garden'), 'the goal created first but finished last is kept');
 });
+
+test('in Chromium: a goal added while the page is open shows its criteria in its tooltip, as it does after a reload', async (t) => {
+  const server = await WsServer.listen({ port: 0, token: TOKEN });
+  t.teardown(() => server.close());
+  const agent = createAgent({ session: 'dash-criteria', mind: new Mind({ tools: [planter()] }), config: { heartbeatMs: 0 } });
+  t.teardown(() => void agent.stop());
+  const input$ = new Subject<Stimulus>();
+  const events$ = agent.run({ inputs: [input$], keepAlive: true });
+  events$.subscribe(toWebSocket(server, { snapshot: () => agentSnapshot(agent.mind, agent.session) }));
+  const browser = await launch(t);
+  events$.connect();
+  const page = await browser.newPage();
+  await page.goto(server.url);
+  await page.locator('#session', { hasText: 'dash-criteria' }).waitFor({ timeout: 10_000 });
+  input$.next(goalStimulus('Plant flowers in the garden', { criteria: 'garden grows rose', priority: 200 }));
+  const goal = page.locator('[data-testid=goal-tree] .goal[data-goal-id=goal-1]');
+  await goal.locator('xpath=self::*[@data-status="Completed"]').waitFor({ timeout: 10_000 });
+  const live = await goal.getAttribute('title');
+  t.is(live, 'criteria: garden grows rose', 'the open page');
+  await page.reload();
+  await page.locator('#session', { hasText: 'dash-criteria' }).waitFor({ timeout: 10_000 });
+  await goal.waitFor({ timeout: 10_000 });
+  t.is(await goal.getAttribute('title'), live, 'the page after a reload');
+});

@@ -83,3 +83,17 @@ test('every tool the Demo section of docs/mind.md names runs in the demo', (t) =
   const ran = new Set(events.filter((e): e is AgentEvent<'action'> => e.kind === 'action').map((e) => e.tool));
   for (const tool of named) t.true(ran.has(tool), `${tool} is named by the docs but never ran in the demo (ran: ${[...ran].join(', ')})`);
 });
+
+test('a goal event carries the goal\'s criteria once, as it is added (a signal\'s goal and a decomposition\'s children alike), and no other change repeats them', (t) => {
+  const { events, mind } = runOnVirtualTime([...demoFactSignals(), goalSignal('Find stars, classify planets, and map orbits', { criteria: 'stars and planets and orbits', stallThreshold: 1 })], {
+    config: { maxCycles: 40 },
+  });
+  const goals = events.filter((e): e is AgentEvent<'goal'> => e.kind === 'goal');
+  const added = goals.filter((e) => e.change === 'added');
+  t.true(added.length >= 3, 'the goal and at least two children were added');
+  for (const event of added) t.is(event.criteria, mind.goals.get(event.goalId)!.criteria, event.goalId);
+  t.is(added[0]!.criteria, 'stars and planets and orbits');
+  const others = goals.filter((e) => e.change !== 'added');
+  t.true(others.length > 0);
+  t.true(others.every((e) => !('criteria' in e)), others.map((e) => e.change).join(', '));
+});
