@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { MindConfig, periodMs } from '../mind/config.js';
-import { describeValue } from '../mind/describeValue.js';
+import { describeValue, showValue } from '../mind/describeValue.js';
 
 export { MAX_TIMER_MS } from '../mind/config.js';
 
@@ -90,7 +90,16 @@ function validate(layer: Layer): AgentConfig {
   const issue = parsed.error.issues[0]!;
   const keys = issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key].join('.')) : [issue.path.join('.') || '(root)'];
   const variables = keys.flatMap((key) => layer.variables?.get(key) ?? []);
-  throw new ConfigError(keys.join(', '), issue.message, layer.origin, variables.length ? variables.join(', ') : undefined);
+  const value = issue.code === 'unrecognized_keys' ? undefined : valueAt(layer.values, issue.path);
+  const reason = value === undefined ? issue.message : `${issue.message} (got ${showValue(value)})`;
+  throw new ConfigError(keys.join(', '), reason, layer.origin, variables.length ? variables.join(', ') : undefined);
+}
+
+/** The value a layer gives at a key path, if any. */
+function valueAt(values: Record<string, unknown>, path: readonly PropertyKey[]): unknown {
+  let node: unknown = values;
+  for (const key of path) node = isPlainObject(node) || Array.isArray(node) ? (node as Record<PropertyKey, unknown>)[key] : undefined;
+  return node;
 }
 
 /** Reads a JSON config file (a leading byte-order mark is skipped); names the file and the problem when it cannot. */

@@ -12,7 +12,7 @@ const create = (options: Record<string, unknown>) => () => createAgent(options a
 
 test('a bad config option is a ConfigError naming the key, like resolveConfig', (t) => {
   const error = t.throws(create({ config: { maxCycles: -1 } }), { instanceOf: ConfigError });
-  t.is(error.message, 'config createAgent options: maxCycles: Too small: expected number to be >=0');
+  t.is(error.message, 'config createAgent options: maxCycles: Too small: expected number to be >=0 (got -1)');
   t.throws(create({ config: { maxCylces: 5 } }), { instanceOf: ConfigError, message: /^config createAgent options: maxCylces: / });
   t.throws(create({ config: 7 }), { instanceOf: ConfigError, message: /^config createAgent options: \(root\): / });
 });

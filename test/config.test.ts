@@ -26,9 +26,11 @@ test('a bad value names the key, the reason and the layer it came from (in the e
   t.is(error?.key, 'workingMemoryCapacity');
   t.is(error?.variable, 'OODA_WORKING_MEMORY_CAPACITY');
   t.is(error?.origin, 'environment');
-  t.regex(error!.message, /^config environment: OODA_WORKING_MEMORY_CAPACITY \(workingMemoryCapacity\): /);
+  t.regex(error!.message, /^config environment: OODA_WORKING_MEMORY_CAPACITY \(workingMemoryCapacity\): .* \(got -5\)$/);
+  const deep = t.throws(() => resolveConfig([{ origin: 'my.json', values: { tools: { httpAllowHosts: ['example.org', 7] } } }]), { instanceOf: ConfigError });
+  t.is(deep?.message, 'config my.json: tools.httpAllowHosts.1: Invalid input: expected string, received number (got 7)');
   const nested = t.throws(() => resolveConfig([configFromEnvironment({ OODA_TOOLS__SHELL_EXEC: 'maybe' })]), { instanceOf: ConfigError });
-  t.is(nested?.message, 'config environment: OODA_TOOLS__SHELL_EXEC (tools.shellExec): Invalid input: expected boolean, received string');
+  t.is(nested?.message, 'config environment: OODA_TOOLS__SHELL_EXEC (tools.shellExec): Invalid input: expected boolean, received string (got "maybe")');
   const unknownVariables = t.throws(() => resolveConfig([configFromEnvironment({ OODA_MAX_CYCLEZ: '3', OODA_FOO: 'x' })]), { instanceOf: ConfigError });
   t.is(unknownVariables?.message, 'config environment: OODA_MAX_CYCLEZ, OODA_FOO (maxCyclez, foo): Unrecognized keys: "maxCyclez", "foo"');
   const unknown = t.throws(() => resolveConfig([{ origin: 'my.json', values: { maxCycle: 3 } }]), { instanceOf: ConfigError });

@@ -27,7 +27,7 @@ test('an unknown key is blamed on the file or the environment it came from, not 
 
 test('a bad value in the file is an error even when a flag or the command overrides it', async (t) => {
   const file = configFile({ maxCycles: 'ten' });
-  const expected = `ooda: config ${file}: maxCycles: Invalid input: expected number, received string\n`;
+  const expected = `ooda: config ${file}: maxCycles: Invalid input: expected number, received string (got "ten")\n`;
   const overridden = await runCli(['run', '--no-db', '--no-stdin', '--config', file, '--max-cycles', '3']);
   t.is(overridden.code, 2);
   t.is(overridden.stderr, expected);
