@@ -8,7 +8,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import WebSocket from 'ws';
 import { Subject } from 'rxjs';
 import { z } from 'zod';
-import { defaultMindConfig } from '../mind/config.js';
+import { defaultMindConfig, type MindConfig } from '../mind/config.js';
 import { Mind } from '../mind/mind.js';
 import type { Tool } from '../mind/tool.js';
 import { toWebSocket } from '../sinks/toWebSocket.js';
@@ -446,21 +446,36 @@ function planter(): Tool<{ flower: string }> {
   };
 }
 
-test('in Chromium: the fact count and the memory gauge follow the agent, counting facts tools add without fact events and memory consolidation frees', async (t) => {
+/**
+ * A keep-alive agent with the planter tool (and `mindConfig`), served on a
+ * fresh server; `watch` sees each event first. `open` opens a page on it and
+ * waits for the session to show.
+ */
+async function plantingAgent(t: ExecutionContext, session: string, options: { mindConfig?: MindConfig; watch?: (event: AgentEvent) => void } = {}) {
   const server = await WsServer.listen({ port: 0, token: TOKEN });
   t.teardown(() => server.close());
-  const agent = createAgent({ session: 'dash-live-counts', mind: new Mind({ tools: [planter()] }), config: { heartbeatMs: 0 } });
+  const mind = new Mind({ ...(options.mindConfig ? { config: options.mindConfig } : {}), tools: [planter()] });
+  const agent = createAgent({ session, mind, config: { heartbeatMs: 0 } });
   t.teardown(() => void agent.stop());
   const input$ = new Subject<Stimulus>();
   const events$ = agent.run({ inputs: [input$], keepAlive: true });
-  const kinds: string[] = [];
-  events$.subscribe((event) => kinds.push(event.kind));
+  if (options.watch) events$.subscribe(options.watch);
   events$.subscribe(toWebSocket(server, { snapshot: () => agentSnapshot(agent.mind, agent.session) }));
   const browser = await launch(t);
   events$.connect();
-  const page = await browser.newPage();
-  await page.goto(server.url);
-  await page.locator('#session', { hasText: 'dash-live-counts' }).waitFor({ timeout: 10_000 });
+  const open = async (): Promise<Page> => {
+    const page = await browser.newPage();
+    await page.goto(server.url);
+    await page.locator('#session', { hasText: session }).waitFor({ timeout: 10_000 });
+    return page;
+  };
+  return { agent, input$, open };
+}
+
+test('in Chromium: the fact count and the memory gauge follow the agent, counting facts tools add without fact events and memory consolidation frees', async (t) => {
+  const kinds: string[] = [];
+  const { agent, input$, open } = await plantingAgent(t, 'dash-live-counts', { watch: (event) => kinds.push(event.kind) });
+  const page = await open();
   /** Waits (up to 5 s) for the header and gauge to show the agent's counts, then compares them. */
   const matchesAgent = async (message: string) => {
     const expected = { facts: String(agent.mind.graph.knowledgeSize), memory: `${agent.mind.memory.size} / ${agent.mind.memory.capacity} entries` };
@@ -484,19 +499,9 @@ test('in Chromium: the fact count and the memory gauge follow the agent, countin
 });
 
 test('in Chromium: a page left open drops the goals and episodes the mind retires past its bounds, showing what a reload shows', async (t) => {
-  const server = await WsServer.listen({ port: 0, token: TOKEN });
-  t.teardown(() => server.close());
-  const config = { ...defaultMindConfig(), finishedGoalsKept: 1, episodesKept: 1 };
-  const agent = createAgent({ session: 'dash-retired', mind: new Mind({ config, tools: [planter()] }), config: { heartbeatMs: 0 } });
-  t.teardown(() => void agent.stop());
-  const input$ = new Subject<Stimulus>();
-  const events$ = agent.run({ inputs: [input$], keepAlive: true });
-  events$.subscribe(toWebSocket(server, { snapshot: () => agentSnapshot(agent.mind, agent.session) }));
-  const browser = await launch(t);
-  events$.connect();
-  const page = await browser.newPage();
-  await page.goto(server.url);
-  await page.locator('#session', { hasText: 'dash-retired' }).waitFor({ timeout: 10_000 });
+  const mindConfig = { ...defaultMindConfig(), finishedGoalsKept: 1, episodesKept: 1 };
+  const { agent, input$, open } = await plantingAgent(t, 'dash-retired', { mindConfig });
+  const page = await open();
   const read = () => page.evaluate(() => ({
     goals: [...document.querySelectorAll<HTMLElement>('[data-testid=goal-tree] .goal')].map((goal) => goal.dataset.goalId).sort(),
     episodes: document.getElementById('episodes')!.textContent,
@@ -525,18 +530,10 @@ test('in Chromium: a page left open drops the goals and episodes the mind retire
 });
 
 test('in Chromium: after a reload, the page retires the goal that finished longest ago, as the mind does, not the oldest created', async (t) => {
-  const server = await WsServer.listen({ port: 0, token: TOKEN });
-  t.teardown(() => server.close());
-  const config = { ...defaultMindConfig(), finishedGoalsKept: 2 };
-  const agent = createAgent({ session: 'dash-finish-order', mind: new Mind({ config, tools: [planter()] }), config: { heartbeatMs: 0 } });
-  t.teardown(() => void agent.stop());
-  const input$ = new Subject<Stimulus>();
-  const events$ = agent.run({ inputs: [input$], keepAlive: true });
   const finished: string[] = [];
-  events$.subscribe((event) => event.kind === 'goal' && (event.status === 'Completed' || event.status === 'Failed') && finished.push(event.description));
-  events$.subscribe(toWebSocket(server, { snapshot: () => agentSnapshot(agent.mind, agent.session) }));
-  const browser = await launch(t);
-  events$.connect();
+  const mindConfig = { ...defaultMindConfig(), finishedGoalsKept: 2 };
+  const watch = (event: AgentEvent) => event.kind === 'goal' && (event.status === 'Completed' || event.status === 'Failed') && finished.push(event.description);
+  const { agent, input$, open } = await plantingAgent(t, 'dash-finish-order', { mindConfig, watch });
   const waitFinished = async (description: string) => {
     for (let i = 0; i < 200 && !finished.includes(description); i++) await new Promise((resolve) => setTimeout(resolve, 50));
   };
@@ -546,9 +543,7 @@ test('in Chromium: after a reload, the page retires the goal that finished longe
   await waitFinished('Plant seeds in the garden');
   t.true(finished.indexOf('Grow flowers in the garden') < finished.indexOf('Plant seeds in the garden'), finished.join(', '));
 
-  const page = await browser.newPage();
-  await page.goto(server.url);
-  await page.locator('#session', { hasText: 'dash-finish-order' }).waitFor({ timeout: 10_000 });
+  const page = await open();
   input$.next(goalStimulus('Plant flowers in the garden', { criteria: 'garden grows rose', priority: 200 }));
   await waitFinished('Plant flowers in the garden');
   // The mind retires at the checkpoint of the next signal.
@@ -561,18 +556,8 @@ test('in Chromium: after a reload, the page retires the goal that finished longe
 });
 
 test('in Chromium: a goal added while the page is open shows its criteria in its tooltip, as it does after a reload', async (t) => {
-  const server = await WsServer.listen({ port: 0, token: TOKEN });
-  t.teardown(() => server.close());
-  const agent = createAgent({ session: 'dash-criteria', mind: new Mind({ tools: [planter()] }), config: { heartbeatMs: 0 } });
-  t.teardown(() => void agent.stop());
-  const input$ = new Subject<Stimulus>();
-  const events$ = agent.run({ inputs: [input$], keepAlive: true });
-  events$.subscribe(toWebSocket(server, { snapshot: () => agentSnapshot(agent.mind, agent.session) }));
-  const browser = await launch(t);
-  events$.connect();
-  const page = await browser.newPage();
-  await page.goto(server.url);
-  await page.locator('#session', { hasText: 'dash-criteria' }).waitFor({ timeout: 10_000 });
+  const { input$, open } = await plantingAgent(t, 'dash-criteria');
+  const page = await open();
   input$.next(goalStimulus('Plant flowers in the garden', { criteria: 'garden grows rose', priority: 200 }));
   const goal = page.locator('[data-testid=goal-tree] .goal[data-goal-id=goal-1]');
   await goal.locator('xpath=self::*[@data-status="Completed"]').waitFor({ timeout: 10_000 });
