@@ -8,6 +8,7 @@
  */
 import type { SchedulerLike } from 'rxjs';
 import { describeValue } from '../mind/describeValue.js';
+import { checkNumberOption, checkTypeOption, numberBetween, wholeNumber } from '../mind/optionCheck.js';
 import { MAX_TIMER_MS } from '../streams/config.js';
 import type { StoreError } from './storeError.js';
 
@@ -30,19 +31,11 @@ export interface SqliteSinkOptions {
 /** Throws naming the first option of the wrong kind or out of range. */
 export function checkSqliteSinkOptions(options: SqliteSinkOptions): void {
   const { batchSize, flushMs, maxQueued, scheduler, onError, log } = options as Record<keyof SqliteSinkOptions, unknown>;
-  const check = (name: string, value: unknown, ok: (value: number) => boolean, expected: string): void => {
-    if (value === undefined) return;
-    if (typeof value !== 'number') throw new TypeError(`toSqlite ${name}: expected ${expected}, got ${describeValue(value)}`);
-    if (!ok(value)) throw new RangeError(`toSqlite ${name}: expected ${expected}, got ${value}`);
-  };
-  const wholeFrom1 = (value: number) => Number.isSafeInteger(value) && value >= 1;
-  check('batchSize', batchSize, wholeFrom1, 'a whole number of rows ≥ 1');
-  check('flushMs', flushMs, (ms) => ms >= 0 && ms <= MAX_TIMER_MS, `a number of ms from 0 to ${MAX_TIMER_MS}`);
-  check('maxQueued', maxQueued, wholeFrom1, 'a whole number of rows ≥ 1');
+  checkNumberOption('toSqlite', 'batchSize', batchSize, wholeNumber(1), 'a whole number of rows ≥ 1');
+  checkNumberOption('toSqlite', 'flushMs', flushMs, numberBetween(0, MAX_TIMER_MS), `a number of ms from 0 to ${MAX_TIMER_MS}`);
+  checkNumberOption('toSqlite', 'maxQueued', maxQueued, wholeNumber(1), 'a whole number of rows ≥ 1');
   if (scheduler !== undefined && typeof (scheduler as { schedule?: unknown } | null)?.schedule !== 'function') {
     throw new TypeError(`toSqlite scheduler: expected an RxJS scheduler (with schedule and now), got ${describeValue(scheduler)}`);
   }
-  for (const [name, value] of [['onError', onError], ['log', log]] as const) {
-    if (value !== undefined && typeof value !== 'function') throw new TypeError(`toSqlite ${name}: expected a function, got ${describeValue(value)}`);
-  }
+  for (const [name, value] of [['onError', onError], ['log', log]] as const) checkTypeOption('toSqlite', name, value, 'function');
 }

@@ -20,39 +20,17 @@ import sqlite3 from 'sqlite3';
 import { pagedRead } from './pagedRead.js';
 import { readOnlyRoute, unwritableFileRoute } from './readOnlyRoute.js';
 import { StoreError, translate } from './storeError.js';
-import { checkStoreOptions } from './storeOptionsCheck.js';
+import { checkStoreOptions, type StoreOptions } from './storeOptions.js';
 import { storeFileProblem, unwritableStoreProblem } from './storeFile.js';
 import { WriterLock } from './writerLock.js';
 import { INSERT_ORDER, INSERT_SQL, type EventRow, type SessionRow, type SignalRow, type SnapshotRow } from './storeSchema.js';
 import { migrate, requireCurrentSchema, requireWritableSchema, type SchemaConnection } from './storeVersion.js';
 import { WriteBatch, type InsertTable } from './writeBatch.js';
 
-export type Synchronous = 'normal' | 'full';
+export type { StoreAccess, StoreOptions, Synchronous } from './storeOptions.js';
 
 /** Rows a paged read ({@link SqliteStore.signalPages}, {@link SqliteStore.eventPages}) reads at a time. */
 const PAGE_ROWS = 1000;
-
-/**
- * How a store is opened:
- * - `create`: read-write, the file is created when missing, and migrated;
- * - `existing`: the same, but a missing file is an error (resuming a session);
- * - `read`: read-only, a missing file is an error and the schema must be this
- *   program's (listing sessions, printing events, replaying, recalling).
- */
-export type StoreAccess = 'create' | 'existing' | 'read';
-
-export interface StoreOptions {
-  /** `synchronous` pragma: NORMAL (default; WAL keeps the file consistent, the last commits may be lost on power loss) or FULL. */
-  synchronous?: Synchronous;
-  /** How long to wait for another process's lock before failing, in ms. Default 2000. */
-  busyTimeoutMs?: number;
-  /** Rows per INSERT statement. Default 500. */
-  batchSize?: number;
-  /** Default `create`. */
-  access?: StoreAccess;
-  /** Once aborted, a writer stops waiting for another writer's lock, failing at once as the wait's end would. */
-  signal?: AbortSignal;
-}
 
 export interface EventQuery {
   session?: string;

@@ -5,7 +5,7 @@
  * got NaN`. A cap that is not a number would compare false with every queue,
  * so a client that never reads would grow the server's memory without bound.
  */
-import { describeValue } from '../mind/describeValue.js';
+import { checkNumberOption, checkTypeOption, wholeNumber } from '../mind/optionCheck.js';
 import type { Snapshot } from '../streams/wsProtocol.js';
 
 /** What `toWebSocket` takes; every option has a default. */
@@ -23,13 +23,8 @@ export interface WebSocketSinkOptions {
 /** Throws naming the first option of the wrong kind or out of range. */
 export function checkSinkOptions(options: WebSocketSinkOptions): void {
   const { maxQueuedBytes, replay, maxFrameBytes, snapshot } = options as Record<keyof WebSocketSinkOptions, unknown>;
-  const check = (name: string, value: unknown, min: number, expected: string): void => {
-    if (value === undefined) return;
-    if (typeof value !== 'number') throw new TypeError(`toWebSocket ${name}: expected ${expected}, got ${describeValue(value)}`);
-    if (!Number.isSafeInteger(value) || value < min) throw new RangeError(`toWebSocket ${name}: expected ${expected}, got ${value}`);
-  };
-  check('maxQueuedBytes', maxQueuedBytes, 1, 'a whole number of bytes ≥ 1');
-  check('replay', replay, 0, 'a whole number of events ≥ 0');
-  check('maxFrameBytes', maxFrameBytes, 1, 'a whole number of bytes ≥ 1');
-  if (snapshot !== undefined && typeof snapshot !== 'function') throw new TypeError(`toWebSocket snapshot: expected a function, got ${describeValue(snapshot)}`);
+  checkNumberOption('toWebSocket', 'maxQueuedBytes', maxQueuedBytes, wholeNumber(1), 'a whole number of bytes ≥ 1');
+  checkNumberOption('toWebSocket', 'replay', replay, wholeNumber(0), 'a whole number of events ≥ 0');
+  checkNumberOption('toWebSocket', 'maxFrameBytes', maxFrameBytes, wholeNumber(1), 'a whole number of bytes ≥ 1');
+  checkTypeOption('toWebSocket', 'snapshot', snapshot, 'function');
 }

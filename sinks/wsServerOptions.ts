@@ -7,7 +7,7 @@
  * honour (over 2^31 - 1 ms, negative, NaN) every millisecond instead,
  * flooding every client with keepalives or pings.
  */
-import { describeValue } from '../mind/describeValue.js';
+import { checkNumberOption, checkTypeOption, numberBetween, wholeNumber } from '../mind/optionCheck.js';
 import { MAX_TIMER_MS } from '../streams/config.js';
 
 /** What `WsServer.listen` takes; every option has a default. */
@@ -35,19 +35,12 @@ export interface WsServerOptions {
 /** Throws naming the first option of the wrong kind or out of range. */
 export function checkServerOptions(options: WsServerOptions): void {
   const { host, port, token, maxPayload, maxQueuedBytes, pingIntervalMs, keepaliveMs, closeTimeoutMs, dashboardDir } = options as Record<keyof WsServerOptions, unknown>;
-  const check = (name: string, value: unknown, ok: (value: number) => boolean, expected: string): void => {
-    if (value === undefined) return;
-    if (typeof value !== 'number') throw new TypeError(`WsServer ${name}: expected ${expected}, got ${describeValue(value)}`);
-    if (!ok(value)) throw new RangeError(`WsServer ${name}: expected ${expected}, got ${value}`);
-  };
-  const whole = (min: number, max: number) => (value: number) => Number.isInteger(value) && value >= min && value <= max;
-  check('port', port, whole(0, 65535), 'a port number from 0 (any free port) to 65535');
-  check('maxPayload', maxPayload, whole(1, Number.MAX_SAFE_INTEGER), 'a whole number of bytes ≥ 1');
-  check('maxQueuedBytes', maxQueuedBytes, whole(1, Number.MAX_SAFE_INTEGER), 'a whole number of bytes ≥ 1');
+  const check = (name: string, value: unknown, ok: (value: number) => boolean, expected: string): void => checkNumberOption('WsServer', name, value, ok, expected);
+  check('port', port, wholeNumber(0, 65535), 'a port number from 0 (any free port) to 65535');
+  check('maxPayload', maxPayload, wholeNumber(1), 'a whole number of bytes ≥ 1');
+  check('maxQueuedBytes', maxQueuedBytes, wholeNumber(1), 'a whole number of bytes ≥ 1');
   check('pingIntervalMs', pingIntervalMs, (ms) => ms > 0 && ms <= MAX_TIMER_MS, `a number of ms above 0, up to ${MAX_TIMER_MS}`);
-  check('keepaliveMs', keepaliveMs, (ms) => ms >= 0 && ms <= MAX_TIMER_MS, `0 (none) or a number of ms up to ${MAX_TIMER_MS}`);
-  check('closeTimeoutMs', closeTimeoutMs, (ms) => ms >= 0 && ms <= MAX_TIMER_MS, `a number of ms from 0 to ${MAX_TIMER_MS}`);
-  for (const [name, value] of [['host', host], ['token', token], ['dashboardDir', dashboardDir]] as const) {
-    if (value !== undefined && typeof value !== 'string') throw new TypeError(`WsServer ${name}: expected a string, got ${describeValue(value)}`);
-  }
+  check('keepaliveMs', keepaliveMs, numberBetween(0, MAX_TIMER_MS), `0 (none) or a number of ms up to ${MAX_TIMER_MS}`);
+  check('closeTimeoutMs', closeTimeoutMs, numberBetween(0, MAX_TIMER_MS), `a number of ms from 0 to ${MAX_TIMER_MS}`);
+  for (const [name, value] of [['host', host], ['token', token], ['dashboardDir', dashboardDir]] as const) checkTypeOption('WsServer', name, value, 'string');
 }

@@ -3,7 +3,7 @@
  * state of working memory and the last decisions (the mind's provenance log),
  * read from the mind at the moment the client connects.
  */
-import { describeValue } from '../mind/describeValue.js';
+import { checkNumberOption, wholeNumber } from '../mind/optionCheck.js';
 import type { Mind } from '../mind/mind.js';
 import type { Snapshot } from './wsProtocol.js';
 
@@ -62,9 +62,8 @@ export function agentSnapshot(mind: Mind, session: string, options: SnapshotOpti
   };
 }
 
-/** A count option, or its default; a RangeError naming it when it is not a whole number ≥ 0 (`slice(-0)` would be the whole log). */
+/** A count option, or its default; an error naming it when it is not a whole number ≥ 0 (`slice(-0)` would be the whole log). */
 function count(name: keyof SnapshotOptions, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`agentSnapshot ${name}: expected a whole number ≥ 0, got ${describeValue(value)}`);
-  return value;
+  checkNumberOption('agentSnapshot', name, value, wholeNumber(0), 'a whole number ≥ 0');
+  return value ?? fallback;
 }

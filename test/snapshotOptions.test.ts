@@ -23,9 +23,9 @@ test('agentSnapshot gives at most the decisions and memory entries asked for: 0 
 
 test('agentSnapshot refuses a count that is not a whole number ≥ 0, naming it', (t) => {
   const agent = workedAgent();
-  const refused = (options: Record<string, unknown>, message: string) => t.throws(() => agentSnapshot(agent.mind, 's', options), { instanceOf: RangeError, message });
+  const refused = (options: Record<string, unknown>, message: string, instanceOf: typeof RangeError = RangeError) => t.throws(() => agentSnapshot(agent.mind, 's', options), { instanceOf, message });
   refused({ decisions: -1 }, 'agentSnapshot decisions: expected a whole number ≥ 0, got -1');
   refused({ decisions: 2.5 }, 'agentSnapshot decisions: expected a whole number ≥ 0, got 2.5');
   refused({ memoryEntries: NaN }, 'agentSnapshot memoryEntries: expected a whole number ≥ 0, got NaN');
-  refused({ memoryEntries: '12' }, 'agentSnapshot memoryEntries: expected a whole number ≥ 0, got "12"');
+  refused({ memoryEntries: '12' }, 'agentSnapshot memoryEntries: expected a whole number ≥ 0, got "12"', TypeError);
 });
