@@ -20,7 +20,7 @@ const fields = {
   windowSize: z.number().int().min(1).max(MAX_LOOP_WINDOW).default(5),
   /** Newest actions of one type that make a `consecutive_action` loop. */
   maxConsecutiveActions: z.number().int().min(1).default(3),
-  /** Share of the window one type must reach for a `high_frequency_action` loop; in (0, 1]. */
+  /** Share of the window one type must exceed for a `high_frequency_action` loop; in (0, 1] (1: never). */
   frequencyThreshold: z.number().gt(0).max(1).default(0.7),
   /** Drop actions marked `thinking` before any rule runs. */
   ignoreThinkingActions: z.boolean().default(true),

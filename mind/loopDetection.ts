@@ -11,7 +11,8 @@
  * 2. `high_frequency_action` — the window holds at least
  *    max(2, floor(windowSize × 0.5)) actions, its most common type occurs at
  *    least max(2, maxConsecutiveActions − 1) times and count / window length
- *    (unrounded) ≥ `frequencyThreshold`. Ties go to the type seen most recently.
+ *    (unrounded) exceeds `frequencyThreshold` (strictly, as seed 003 says).
+ *    Ties go to the type seen most recently.
  * 3. `periodic_sequence` — the newest period × `periodRepeats` actions repeat
  *    one block of `period` actions (2 ≤ period ≤ `maxPeriod`, the shortest
  *    first) that is not a single repeated type.
@@ -112,9 +113,13 @@ export function minFrequencyWindow(cfg: LoopConfig): number {
   return Math.max(2, Math.floor(cfg.windowSize * 0.5));
 }
 
-/** The frequency rule for the most common count in a window of `length` actions. */
+/**
+ * The frequency rule for the most common count in a window of `length`
+ * actions: seed 003's "exceeds", so a share equal to the threshold is no loop
+ * (and a threshold of 1 turns the rule off).
+ */
 export function isHighFrequency(cfg: LoopConfig, count: number, length: number): boolean {
-  return count >= Math.max(2, cfg.maxConsecutiveActions - 1) && count / length >= cfg.frequencyThreshold;
+  return count >= Math.max(2, cfg.maxConsecutiveActions - 1) && count / length > cfg.frequencyThreshold;
 }
 
 export function consecutiveLoop(cfg: LoopConfig, newest: ActionRecord, windowLength: number): LoopInfo {
@@ -136,7 +141,7 @@ export function highFrequencyLoop(cfg: LoopConfig, newest: ActionRecord, count: 
     count,
     windowSize: windowLength,
     frequency,
-    details: `${actionLabel(newest, cfg.paramAware)} made up ${count} of the last ${windowLength} actions (${frequency.toFixed(2)} ≥ threshold ${cfg.frequencyThreshold})`,
+    details: `${actionLabel(newest, cfg.paramAware)} made up ${count} of the last ${windowLength} actions (${frequency.toFixed(2)} > threshold ${cfg.frequencyThreshold})`,
   };
 }
 

@@ -23,7 +23,7 @@ test('detectLoops: one loop raises one LoopInfo, then the cleared window needs n
       expectObservable(actions$.pipe(detectLoops({ windowSize: 6, cooldownActions: 0 }), kinds)).toBe('----x-----x---|', {
         x: 'consecutive_action:kg_query',
       });
-      // With the seed's window of 5, two of two actions are already a high-frequency loop (2/2 ≥ 0.7).
+      // With the seed's window of 5, two of two actions are already a high-frequency loop (2/2 > 0.7).
       expectObservable(actions$.pipe(detectLoops({ cooldownActions: 0 }), kinds)).toBe('--x---x---x---|', {
         x: 'high_frequency_action:kg_query',
       });

@@ -37,16 +37,21 @@ const rows: [name: string, history: string, config: LoopConfigInput, expected: E
   ['four of five', 'A A B A A', {}, { type: 'high_frequency_action', actionType: 'A', count: 4, windowSize: 5, frequency: 0.8 }],
   ['only the window counts', 'A A A A B A C A D', {}, null],
   ['three of five is below 0.7', 'A B A C A', {}, null],
-  ['threshold 0.6 is reached by exactly 3 of 5', 'A B A C A', { frequencyThreshold: 0.6 }, { type: 'high_frequency_action', actionType: 'A', count: 3, frequency: 0.6 }],
-  ['2/3 meets a threshold of exactly 2/3; frequency rounded to 0.67', 'A B A', { frequencyThreshold: 2 / 3 }, { type: 'high_frequency_action', actionType: 'A', count: 2, windowSize: 3, frequency: 0.67 }],
+  // seed 003: the share must exceed the threshold; one equal to it is no loop
+  ['exactly 3 of 5 does not exceed a threshold of 0.6', 'A B A C A', { frequencyThreshold: 0.6 }, null],
+  ['exactly 4 of 5 does not exceed a threshold of 0.8', 'A A B A A', { frequencyThreshold: 0.8 }, null],
+  ['3 of 5 exceeds 0.59', 'A B A C A', { frequencyThreshold: 0.59 }, { type: 'high_frequency_action', actionType: 'A', count: 3, frequency: 0.6 }],
+  ['2/3 does not exceed a threshold of exactly 2/3', 'A B A', { frequencyThreshold: 2 / 3 }, null],
+  ['2/3 exceeds 0.66 though both round to 0.67; frequency rounded to 0.67', 'A B A', { frequencyThreshold: 0.66 }, { type: 'high_frequency_action', actionType: 'A', count: 2, windowSize: 3, frequency: 0.67 }],
   ['2/3 misses 0.67: the comparison is unrounded', 'A B A', { frequencyThreshold: 0.67 }, null],
+  ['threshold 1 is never exceeded, not even by the whole window', 'A A A A A', { frequencyThreshold: 1, maxConsecutiveActions: 6, periodic: false, stateAware: false }, null],
   ['threshold 1 needs the whole window', 'A A B A A', { frequencyThreshold: 1 }, null],
   ['count minimum max(2, maxConsecutiveActions − 1) blocks 3 of 5 when it is 4', 'B A C A A', { maxConsecutiveActions: 5, frequencyThreshold: 0.5 }, null],
   ['count minimum 3 is met by 3 of 5', 'B A C A A', { maxConsecutiveActions: 4, frequencyThreshold: 0.5 }, { type: 'high_frequency_action', actionType: 'A', count: 3, frequency: 0.6 }],
   ['window minimum floor(10 × 0.5) = 5 blocks 3 of 4', 'A B A A', { windowSize: 10 }, null],
   ['window minimum 5 met', 'A A B A A', { windowSize: 10 }, { type: 'high_frequency_action', actionType: 'A', count: 4, windowSize: 5, frequency: 0.8 }],
-  ['a tie goes to the type seen most recently', 'A B B A', { windowSize: 4, frequencyThreshold: 0.5 }, { type: 'high_frequency_action', actionType: 'A', count: 2, frequency: 0.5 }],
-  ['a tie goes to the type seen most recently (other order)', 'B A A B', { windowSize: 4, frequencyThreshold: 0.5 }, { type: 'high_frequency_action', actionType: 'B', count: 2, frequency: 0.5 }],
+  ['a tie goes to the type seen most recently', 'A B B A', { windowSize: 4, frequencyThreshold: 0.4 }, { type: 'high_frequency_action', actionType: 'A', count: 2, frequency: 0.5 }],
+  ['a tie goes to the type seen most recently (other order)', 'B A A B', { windowSize: 4, frequencyThreshold: 0.4 }, { type: 'high_frequency_action', actionType: 'B', count: 2, frequency: 0.5 }],
   // thinking actions
   ['thinking actions are dropped by default', 'A ~R A ~R A', {}, { type: 'consecutive_action', actionType: 'A', count: 3, windowSize: 3 }],
   ['thinking actions count when not ignored', 'A ~R A ~R A', { ignoreThinkingActions: false }, { type: 'periodic_sequence', actionType: 'R → A', period: 2, count: 4, windowSize: 4 }],
@@ -79,7 +84,7 @@ const rows: [name: string, history: string, config: LoopConfigInput, expected: E
   ['stateAware off', 'A@h B@h C@h D@h E@h F@h G@h H@h', { stateAware: false }, null],
   // order of the rules
   ['consecutive wins over high frequency', 'A A A A A', {}, { type: 'consecutive_action', actionType: 'A' }],
-  ['high frequency wins over periodic', 'A B A B', { frequencyThreshold: 0.5 }, { type: 'high_frequency_action', actionType: 'B' }],
+  ['high frequency wins over periodic', 'A B A B', { frequencyThreshold: 0.4 }, { type: 'high_frequency_action', actionType: 'B' }],
   ['periodic wins over no state change', 'A@h B@h A@h B@h', { unchangedStateActions: 4 }, { type: 'periodic_sequence', actionType: 'A → B' }],
   // invalid config: each bad value takes its default
   ['an invalid threshold takes the default 0.7', 'A A B A A', { frequencyThreshold: 1.5 }, { type: 'high_frequency_action', actionType: 'A', frequency: 0.8 }],
@@ -104,7 +109,7 @@ test('findLoop: the frequency is reported rounded to two places, the details nam
     count: 4,
     windowSize: 7,
     frequency: 0.57,
-    details: 'A made up 4 of the last 7 actions (0.57 ≥ threshold 0.5)',
+    details: 'A made up 4 of the last 7 actions (0.57 > threshold 0.5)',
   });
 });
 
