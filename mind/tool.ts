@@ -105,7 +105,8 @@ export interface Tool<I = any> {
  * A failure a tool expects and reports (invalid input, a refused path, a host
  * not allowed, a timeout). Recover treats it as transient: state is kept. An
  * ordinary `Error` a tool throws or rejects with is wrapped in one (transient
- * too, see mind/toolRun.ts); only a programming error (`TypeError`,
+ * too, see mind/toolRun.ts), and so is a `SyntaxError` (seed 004 keeps
+ * state on a syntax error); only a programming error (`TypeError`,
  * `ReferenceError`, `RangeError`, …) is treated as a bug (critical: the mind
  * is rolled back to the signal's checkpoint).
  */

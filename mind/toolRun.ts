@@ -10,7 +10,10 @@
  * (or resolves to) something that is not a ToolOutput (a field of the wrong
  * kind: `facts[0].subject must be a string (got 1)`) — fails
  * transiently: the error becomes a ToolFailure and recover keeps the state.
- * A programming error (TypeError, ReferenceError, RangeError, SyntaxError, …:
+ * So does a `SyntaxError` (text that does not parse, e.g. `JSON.parse` of a
+ * malformed body): seed 004 rolls back on no `:syntax-error`, as on no
+ * `:tool-error`.
+ * A programming error (TypeError, ReferenceError, RangeError, …:
  * seed 004's "undefined functions, malformed data structures") is a bug that
  * may have left the mind half changed: it propagates as a {@link ToolBug}
  * naming the tool, and recover treats it as critical, rolls the mind back to
@@ -50,8 +53,8 @@ export function runTool(decision: Decision, ctx: ToolContext): ToolOutput | Prom
   return checkOutput(tool.name, result, ctx.mind.questions);
 }
 
-/** Errors that signal a bug rather than a failing tool. */
-const PROGRAMMING_ERRORS = [TypeError, ReferenceError, RangeError, SyntaxError, EvalError, URIError];
+/** Errors that signal a bug rather than a failing tool (not SyntaxError: seed 004 keeps state on a syntax error). */
+const PROGRAMMING_ERRORS = [TypeError, ReferenceError, RangeError, EvalError, URIError];
 
 /** A ToolFailure for a failing tool; a ToolBug for a programming error. */
 function classify(tool: string, error: unknown): unknown {
