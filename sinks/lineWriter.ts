@@ -7,16 +7,24 @@
  * Any other write error (a full disk) stops writing too, calls `onClosed`,
  * and is kept as `failure`, for the command to fail with.
  *
- * Options: onClosed (called when the destination goes away), highWaterBytes (64 KiB).
+ * Backpressure: a destination slower than the lines (a reader that reads
+ * slowly or not at all) makes the stream buffer them in memory. Once it holds
+ * `maxBufferedBytes`, `saturated$` emits true, and false once it has drained
+ * (or closed): a producer that holds meanwhile keeps memory bounded.
+ *
+ * Options: onClosed (called when the destination goes away), highWaterBytes (64 KiB),
+ * maxBufferedBytes (8 MiB).
  */
 import type { Writable } from 'node:stream';
-import type { Observer } from 'rxjs';
+import { Subject, type Observable, type Observer } from 'rxjs';
 import { OutputError, readerGone } from './outputError.js';
 import { streamFailure } from './streamFailure.js';
 
 export interface LineSinkOptions {
   onClosed?: (error: Error) => void;
   highWaterBytes?: number;
+  /** Bytes the destination may hold unwritten before `saturated$` says so (default 8 MiB). */
+  maxBufferedBytes?: number;
 }
 
 export interface LineSink<T> extends Observer<T> {
@@ -26,10 +34,21 @@ export interface LineSink<T> extends Observer<T> {
   readonly closed: boolean;
   /** Why writing failed, when the destination did not just close: the output is incomplete. */
   readonly failure: OutputError | undefined;
+  /** Emits true when the destination holds `maxBufferedBytes` not yet written, false once it has drained or closed. */
+  readonly saturated$: Observable<boolean>;
 }
 
 export function toLines<T>(writable: Writable, format: (value: T) => string | null, options: LineSinkOptions = {}): LineSink<T> {
   const highWater = options.highWaterBytes ?? 64 * 1024;
+  const maxBuffered = options.maxBufferedBytes ?? 8 * 1024 * 1024;
+  const saturated$ = new Subject<boolean>();
+  let saturated = false;
+  const release = (): void => {
+    if (!saturated) return;
+    saturated = false;
+    writable.off('drain', release);
+    saturated$.next(false);
+  };
   let buffer = '';
   let closed = false;
   let failure: OutputError | undefined;
@@ -41,6 +60,7 @@ export function toLines<T>(writable: Writable, format: (value: T) => string | nu
     closed = true;
     buffer = '';
     if (!readerGone(error)) failure = new OutputError(error);
+    release();
     options.onClosed?.(error);
   };
   writable.on('error', close);
@@ -61,6 +81,12 @@ export function toLines<T>(writable: Writable, format: (value: T) => string | nu
         resolve();
       }
     });
+    // 'drain' comes once the destination has written everything it held.
+    if (!closed && !saturated && writable.writableNeedDrain && writable.writableLength >= maxBuffered) {
+      saturated = true;
+      writable.on('drain', release);
+      saturated$.next(true);
+    }
   };
 
   return {
@@ -70,6 +96,7 @@ export function toLines<T>(writable: Writable, format: (value: T) => string | nu
     get failure() {
       return failure;
     },
+    saturated$: saturated$.asObservable(),
     next(value) {
       if (closed) return;
       const line = format(value);

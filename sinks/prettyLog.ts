@@ -5,7 +5,7 @@
  * Written through the shared line writer (sinks/lineWriter.ts): a closed pipe
  * (`ooda demo | head`) ends quietly, calling `onClosed` once.
  *
- * Options: as toNdjson's (onClosed, highWaterBytes).
+ * Options: as toNdjson's (onClosed, highWaterBytes, maxBufferedBytes).
  */
 import type { Writable } from 'node:stream';
 import type { AgentEvent } from '../streams/events.js';

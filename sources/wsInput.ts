@@ -8,7 +8,7 @@
  * `source` = the client's id (`ws-3`). It never completes by itself: the run
  * that reads it stays alive (`keepAlive`) until it is stopped; unsubscribing
  * stops routing signals here (clients then get "not accepting signals").
- * While `hold` says the run is held (a saturated store), a valid signal is
+ * While `hold` says the run is held (a saturated store or stdout), a valid signal is
  * refused in its ack instead of queued, as stdin is paused meanwhile; the
  * `stop` and `pause` commands are still taken, so a dashboard can end or
  * pause a run whose disk is failing.
@@ -29,7 +29,7 @@ export interface WebSocketInputOptions {
 }
 
 /** The ack of a signal refused while the run is held. */
-export const HELD_ERROR = 'not accepted now: the store is not keeping up with what the agent records (stdin is paused too); send it again later';
+export const HELD_ERROR = 'not accepted now: the store or the reader of stdout is not keeping up with what the agent records (stdin is paused too); send it again later';
 
 /** Commands taken even while the run is held: they lower the load instead of adding to it. */
 const TAKEN_WHILE_HELD: ReadonlySet<string> = new Set(['stop', 'pause']);

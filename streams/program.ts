@@ -8,7 +8,7 @@
  */
 import { createReadStream } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import { concat, filter, firstValueFrom, lastValueFrom, type Observable } from 'rxjs';
+import { combineLatest, concat, distinctUntilChanged, filter, first, firstValueFrom, lastValueFrom, map, skip, startWith, type Observable } from 'rxjs';
 import { heartbeat } from '../sources/heartbeat.js';
 import { fromGoals } from '../sources/goals.js';
 import { fromNdjson } from '../sources/ndjson.js';
@@ -102,16 +102,24 @@ export function startProgram(options: ProgramOptions, io: ProgramIO): RunningPro
     if (vitalsMs > 0) ambient.push(vitals(vitalsMs));
   }
 
-  if (options.ws) inputs.push(fromWebSocket(options.ws, { commands: agent.runtime.commands, ...(persistence ? { hold: persistence.hold$ } : {}) }));
-
-  const events$ = agent.run({ inputs, ambient, keepAlive: options.ws !== undefined, ...(persistence ? { hold: persistence.hold$ } : {}) });
-  if (persistence) {
-    persistence.attach(agent, events$);
-    if (options.readStdin) persistence.hold$.subscribe((held) => (held ? io.stdin.pause() : io.stdin.resume()));
-  }
   let reason = 'input ended';
   const toStdout = options.format === 'ndjson' ? toNdjson : toPrettyLog;
   const stdout = toStdout(io.stdout, { onClosed: () => agent.stop(stdout.failure ? 'stdout failed' : 'stdout closed') });
+  // Backpressure: a store that falls behind, or a reader of stdout that does, holds the driver, stdin and WebSocket signals.
+  const hold$ = combineLatest([...(persistence ? [persistence.hold$] : []), stdout.saturated$].map((held$) => held$.pipe(startWith(false)))).pipe(
+    map((held) => held.some(Boolean)),
+    distinctUntilChanged(),
+  );
+  stdout.saturated$.pipe(first(Boolean)).subscribe(() =>
+    io.stderr.write('ooda: stdout is not being read as fast as events come: cycles, stdin and heartbeats are held while it drains (said once)\n'),
+  );
+
+  if (options.ws) inputs.push(fromWebSocket(options.ws, { commands: agent.runtime.commands, hold: hold$ }));
+
+  const events$ = agent.run({ inputs, ambient, keepAlive: options.ws !== undefined, hold: hold$ });
+  if (persistence) persistence.attach(agent, events$);
+  // Changes only: resuming stdin before its reader listens would lose what it reads.
+  if (options.readStdin) hold$.pipe(skip(1)).subscribe((held) => (held ? io.stdin.pause() : io.stdin.resume()));
   events$.subscribe(stdout);
   if (options.ws) events$.subscribe(toWebSocket(options.ws, { snapshot: () => agentSnapshot(agent.mind, agent.session) }));
   events$.subscribe((event) => {
