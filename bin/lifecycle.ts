@@ -34,7 +34,7 @@ export function sessionLeft(db: string, session: string, sessionStored: boolean)
 }
 
 /** What a program must offer to be run with signals. */
-type Program = Pick<RunningProgram, 'stop' | 'done' | 'unwrittenRows' | 'sessionStored'>;
+type Program = Pick<RunningProgram, 'stop' | 'done' | 'unwrittenRows' | 'sessionStored' | 'storeClosed'>;
 
 /**
  * What a start-up stopped before the run leaves: nothing of the session, and
@@ -50,6 +50,7 @@ function secondSignal(signal: NodeJS.Signals, program: Program | undefined, targ
   const { store, options: { session } } = target;
   if (!program) return `second ${signal}: exiting at once, before the run started: ${nothingWritten(target)}`;
   if (!store) return `second ${signal}: exiting at once, without draining`;
+  if (program.storeClosed) return `second ${signal}: exiting at once: session ${session} is written to ${store.db} and ended there; only lines stdout's reader had not taken are lost`;
   return `second ${signal}: exiting without flushing: ${rows(program.unwrittenRows)} still queued for ${store.db} are not written, nor is the exit snapshot; ${sessionLeft(store.db, session, program.sessionStored)}`;
 }
 

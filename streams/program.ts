@@ -80,6 +80,8 @@ export interface RunningProgram {
    * before the store's first write commits.
    */
   readonly sessionStored: boolean;
+  /** Whether the run has ended and its store is written and closed (the session ended in it); stdout may still be draining. */
+  readonly storeClosed: boolean;
   stop(reason: string): void;
 }
 
@@ -126,10 +128,17 @@ export function startProgram(options: ProgramOptions, io: ProgramIO): RunningPro
     if (event.kind === 'session' && event.state === 'stopped') reason = event.reason ?? reason;
   });
   const started = firstValueFrom(events$.pipe(filter((event) => event.kind === 'session' && event.state === 'started')), { defaultValue: undefined }).then(() => undefined);
+  let storeClosed = false;
   const done = lastValueFrom(events$, { defaultValue: undefined }).then(async () => {
-    await stdout.flushed();
-    await options.ws?.close('agent stopped');
-    await persistence?.close(reason);
+    // The store does not wait for stdout: a reader that has stopped reading must not keep the session from being saved and ended.
+    const printed = stdout.flushed();
+    try {
+      await options.ws?.close('agent stopped');
+      await persistence?.close(reason);
+      storeClosed = persistence !== undefined;
+    } finally {
+      await printed;
+    }
     // stdout that failed (a full disk) fails the run, once the store has everything.
     if (stdout.failure) throw stdout.failure;
     return reason;
@@ -148,6 +157,9 @@ export function startProgram(options: ProgramOptions, io: ProgramIO): RunningPro
     },
     get sessionStored() {
       return persistence?.sessionStored ?? false;
+    },
+    get storeClosed() {
+      return storeClosed;
     },
     stop: (why) => agent.stop(why),
   };
