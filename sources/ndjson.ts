@@ -4,7 +4,9 @@
  * line that has no newline, strips a UTF-8 byte-order mark at the very start
  * of the stream (not elsewhere), and rejects a line longer than `maxLineBytes`
  * without buffering it whole: its bytes are dropped as they arrive and one
- * stimulus with a `problem` stands for it. A read error ends the stream with a
+ * stimulus with a `problem` stands for it. A line whose bytes are not valid
+ * UTF-8 is rejected too (`line N is not valid UTF-8`), not taken in with
+ * U+FFFD in place of its bytes. A read error ends the stream with a
  * final problem stimulus rather than an error.
  *
  *   bytes:         --"a\nb"--"c\n\nd"--|
@@ -17,6 +19,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { Observable } from 'rxjs';
 import { describeValue } from '../mind/describeValue.js';
 import type { Stimulus } from '../streams/signals.js';
+import { Utf8Lines } from './utf8Lines.js';
 
 export interface NdjsonOptions {
   maxLineBytes?: number;
@@ -38,6 +41,7 @@ export function fromNdjson(readable: Readable, options: NdjsonOptions = {}): Obs
   const maxChars = maxLineBytes + 1;
   return new Observable<Stimulus>((subscriber) => {
     const decoder = new StringDecoder('utf8');
+    const utf8 = new Utf8Lines();
     let line = 0;
     /** The start of the current line, carried over from earlier chunks. */
     let partial = '';
@@ -49,6 +53,7 @@ export function fromNdjson(readable: Readable, options: NdjsonOptions = {}): Obs
 
     const emitLine = (chunk: string, start: number, end: number): void => {
       line++;
+      const invalid = utf8.isBad(line);
       if (oversized || partial.length + (end - start) > maxChars) {
         oversized = false;
         partial = '';
@@ -59,6 +64,7 @@ export function fromNdjson(readable: Readable, options: NdjsonOptions = {}): Obs
       if (text.endsWith('\r')) text = text.slice(0, -1);
       if (line === 1 && text.charCodeAt(0) === BOM) text = text.slice(1);
       if (text.length * 3 > maxLineBytes && Buffer.byteLength(text) > maxLineBytes) return tooLong();
+      if (invalid) return void subscriber.next({ source, line, problem: `line ${line} is not valid UTF-8 (U+FFFD marks its bad bytes in the preview)`, text });
       if (isBlank(text)) return;
       subscriber.next({ source, line, text });
     };
@@ -84,8 +90,13 @@ export function fromNdjson(readable: Readable, options: NdjsonOptions = {}): Obs
       }
       keepPartial(chunk, start);
     };
-    const onData = (chunk: Buffer | string): void => onText(typeof chunk === 'string' ? chunk : decoder.write(chunk));
+    const onData = (chunk: Buffer | string): void => {
+      if (typeof chunk === 'string') return onText(chunk);
+      utf8.write(chunk, line);
+      onText(decoder.write(chunk));
+    };
     const onEnd = (): void => {
+      utf8.end(line);
       keepPartial(decoder.end(), 0);
       if (partial || oversized) emitLine('', 0, 0);
       subscriber.complete();

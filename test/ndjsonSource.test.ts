@@ -24,6 +24,30 @@ test('a line split inside a multi-byte character across chunks is decoded intact
   t.deepEqual(await collect([bytes.subarray(0, cut), bytes.subarray(cut)]), [{ source: 'stdin', line: 1, text: '{"t":"héllo ☀"}' }]);
 });
 
+test('a line that is not valid UTF-8 is rejected, naming its line, wherever the chunks split; valid lines around it (a literal U+FFFD among them) are read', async (t) => {
+  const bad = (line: number, text: string) => ({ source: 'stdin', line, problem: `line ${line} is not valid UTF-8 (U+FFFD marks its bad bytes in the preview)`, text });
+  const bytes = Buffer.concat([
+    Buffer.from('{"a":"é"}\n{"b":"'),
+    Buffer.from([0xff, 0xfe]),
+    Buffer.from('"}\n{"c":"\u{FFFD} ☀"}\n{"d":"x'),
+    Buffer.from([0xe2, 0x82]),
+    Buffer.from('"}\n{"e":1}\n'),
+    Buffer.from([0xf0, 0x9f]),
+  ]);
+  const expected = [
+    { source: 'stdin', line: 1, text: '{"a":"é"}' },
+    bad(2, '{"b":"\u{FFFD}\u{FFFD}"}'),
+    { source: 'stdin', line: 3, text: '{"c":"\u{FFFD} ☀"}' },
+    bad(4, '{"d":"x\u{FFFD}"}'),
+    { source: 'stdin', line: 5, text: '{"e":1}' },
+    bad(6, '\u{FFFD}'),
+  ];
+  t.deepEqual(await collect([bytes]), expected);
+  // Every cut, inside characters and between the bytes of a bad sequence included.
+  for (let cut = 1; cut < bytes.length; cut++) t.deepEqual(await collect([bytes.subarray(0, cut), bytes.subarray(cut)]), expected, `cut at ${cut}`);
+  t.deepEqual(await collect([...bytes].map((b) => Buffer.from([b]))), expected, 'one byte per chunk');
+});
+
 test('a line longer than maxLineBytes is rejected as one problem and the next line is read', async (t) => {
   const long = 'x'.repeat(5000);
   const out = await collect(['{"ok":1}\n', long.slice(0, 2000), long.slice(2000), '\n{"ok":2}\n'], 1024);
