@@ -3,8 +3,9 @@
  * line number. Handles CRLF, skips blank lines (they still count), emits a last
  * line that has no newline, strips a UTF-8 byte-order mark at the very start
  * of the stream (not elsewhere), and rejects a line longer than `maxLineBytes`
- * without buffering it whole: its bytes are dropped as they arrive and one
- * stimulus with a `problem` stands for it. A line whose bytes are not valid
+ * without buffering it whole: one stimulus with a `problem` stands for it,
+ * emitted as soon as the line is known to be too long (not at its end, which
+ * may never come), and its further bytes are dropped as they arrive. A line whose bytes are not valid
  * UTF-8 is rejected too (`line N is not valid UTF-8`), not taken in with
  * U+FFFD in place of its bytes. A read error ends the stream with a
  * final problem stimulus rather than an error.
@@ -47,23 +48,27 @@ export function fromNdjson(readable: Readable, options: NdjsonOptions = {}): Obs
     let partial = '';
     let oversized = false;
 
-    const tooLong = (): void => {
-      subscriber.next({ source, line, problem: `line ${line} is longer than ${maxLineBytes} bytes` });
+    const tooLong = (at: number): void => {
+      subscriber.next({ source, line: at, problem: `line ${at} is longer than ${maxLineBytes} bytes` });
     };
 
     const emitLine = (chunk: string, start: number, end: number): void => {
       line++;
       const invalid = utf8.isBad(line);
-      if (oversized || partial.length + (end - start) > maxChars) {
+      // An oversized line was reported as it grew past the limit; its end only ends it.
+      if (oversized) {
         oversized = false;
+        return;
+      }
+      if (partial.length + (end - start) > maxChars) {
         partial = '';
-        return tooLong();
+        return tooLong(line);
       }
       let text = partial ? partial + chunk.slice(start, end) : chunk.slice(start, end);
       partial = '';
       if (text.endsWith('\r')) text = text.slice(0, -1);
       if (line === 1 && text.charCodeAt(0) === BOM) text = text.slice(1);
-      if (text.length * 3 > maxLineBytes && Buffer.byteLength(text) > maxLineBytes) return tooLong();
+      if (text.length * 3 > maxLineBytes && Buffer.byteLength(text) > maxLineBytes) return tooLong(line);
       if (invalid) return void subscriber.next({ source, line, problem: `line ${line} is not valid UTF-8 (U+FFFD marks its bad bytes in the preview)`, text });
       if (isBlank(text)) return;
       subscriber.next({ source, line, text });
@@ -74,7 +79,8 @@ export function fromNdjson(readable: Readable, options: NdjsonOptions = {}): Obs
       if (partial.length + (chunk.length - start) > maxChars) {
         oversized = true;
         partial = '';
-        return;
+        // Said now, not at its end: a line that never ends would never be reported.
+        return tooLong(line + 1);
       }
       partial += chunk.slice(start);
     };

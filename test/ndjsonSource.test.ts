@@ -58,6 +58,22 @@ test('a line longer than maxLineBytes is rejected as one problem and the next li
   ]);
 });
 
+test('an oversized line is reported as soon as it passes the limit, not at its end, which may never come', async (t) => {
+  const input = new PassThrough();
+  const seen: unknown[] = [];
+  const done = new Promise<void>((resolve) => fromNdjson(input, { maxLineBytes: 1024 }).subscribe({ next: (s) => seen.push(s), complete: resolve }));
+  input.write('{"ok":1}\n');
+  for (let i = 0; i < 4; i++) input.write('x'.repeat(600));
+  await new Promise((resolve) => setImmediate(resolve));
+  t.deepEqual(seen, [
+    { source: 'stdin', line: 1, text: '{"ok":1}' },
+    { source: 'stdin', line: 2, problem: 'line 2 is longer than 1024 bytes' },
+  ]);
+  input.end('more of it\n{"ok":3}\n');
+  await done;
+  t.deepEqual(seen.slice(2), [{ source: 'stdin', line: 3, text: '{"ok":3}' }], 'the rest of the line is dropped, and it is reported once');
+});
+
 test('maxLineBytes counts UTF-8 bytes, not characters, whether the line comes whole or in pieces', async (t) => {
   const wide = `"${'é'.repeat(600)}"`; // 602 characters, 1202 bytes
   const fits = `"${'é'.repeat(499)}"\r`; // 1000 bytes and a CR
