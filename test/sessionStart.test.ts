@@ -31,3 +31,15 @@ test('kill -9 as soon as ooda run says started: the store holds the session, and
   t.is(resumed.code, 0, resumed.stderr);
   t.regex(resumed.stderr, /holds session busy: resuming it at cycle \d+/);
 });
+
+test('a session saved while paused resumes paused, and ooda run says so as it starts', async (t) => {
+  const db = join(mkdtempSync(join(tmpdir(), 'ooda-session-start-')), 'store.db');
+  const pause = JSON.stringify({ type: 'command', command: 'pause' });
+  const first = await runCli(['run', '--db', db, '--session', 'held', '--heartbeat', '0', '--goal', 'Find moons of Mars'], `${pause}\n`);
+  t.is(first.code, 0, first.stderr);
+  t.regex(first.stderr, /session held started \(max 1000 cycles\) on \S+\n/, 'a run that is not paused says nothing of it');
+  const again = await runCli(['run', '--db', db, '--session', 'again', '--heartbeat', '0'], `${JSON.stringify({ type: 'goal', description: 'Find rings of Saturn' })}\n`);
+  t.is(again.code, 0, again.stderr);
+  t.regex(again.stderr, /session again started \((?:at cycle \d+, max \d+ more|max \d+ cycles)\) on \S+; it is paused, as it was saved: no cycle runs until a resume command \(\{"type":"command","command":"resume"\}\)\n/);
+  t.regex(again.stderr, /ended: input ended \(agent paused\)/);
+});

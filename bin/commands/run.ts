@@ -207,8 +207,10 @@ export async function runSession(parsed: ReturnType<typeof parseRun>, requireSes
     // A resumed session continues its cycle count, and --max-cycles counts this run's cycles.
     firstCycle = started.agent.mind.cycle;
     const limit = firstCycle === 0 ? `max ${started.agent.config.maxCycles} cycles` : `at cycle ${firstCycle}, max ${started.agent.config.maxCycles - firstCycle} more`;
+    // A session saved while paused resumes paused: said at once, not only by its end's '(agent paused)'.
+    const paused = started.agent.mind.paused ? '; it is paused, as it was saved: no cycle runs until a resume command ({"type":"command","command":"resume"})' : '';
     // Said as the run starts: on a store, once the session's start is committed.
-    void started.started.then(() => log(`session ${session} started (${limit})${parsed.store ? ` on ${parsed.store.db}` : ''}`));
+    void started.started.then(() => log(`session ${session} started (${limit})${parsed.store ? ` on ${parsed.store.db}` : ''}${paused}`));
     return started;
   });
   if (program) {
