@@ -5,6 +5,7 @@
  * its own defaults.
  */
 import { defaultConfig, startPersistentProgram, startProgram, tokenProblem, WsServer, type AgentConfig, type RunningProgram, type StartUp } from '../../streams/index.js';
+import { fstatSync } from 'node:fs';
 import { intFlag, loadConfig, log, msFlag, readableFiles, textFlag, textFlags, UsageError, type FlagValues } from '../cli.js';
 import { defineCommand } from '../command.js';
 import { withSignals } from '../lifecycle.js';
@@ -103,12 +104,28 @@ export function parseRun(values: FlagValues<ReturnType<typeof runFlags>>, defaul
       files: [...(defaults.files ?? []), ...readableFiles('kg', values.kg)],
       session: sessionFlag(values.session) ?? defaultSessionId(),
       format: format as 'ndjson' | 'pretty',
-      readStdin: defaults.stdin && !values['no-stdin'] && !process.stdin.isTTY,
+      readStdin: defaults.stdin && !values['no-stdin'] && !process.stdin.isTTY && stdinReadable(),
       // Without --vitals, the heartbeat period of the config the run ends up with (a resumed session's too: see resumeConfig).
       ...(vitalsMs === undefined ? {} : { vitalsMs }),
     },
   };
   return parsed;
+}
+
+/**
+ * Whether stdin can be read as lines: a directory (`ooda run < folder`) is a
+ * usage error, since Node reads it as an empty stream and the run would start
+ * as if no input had been given.
+ */
+function stdinReadable(): boolean {
+  let directory = false;
+  try {
+    directory = fstatSync(0).isDirectory();
+  } catch {
+    return true;
+  }
+  if (directory) throw new UsageError('stdin is a directory, not NDJSON lines: redirect a file or a pipe, or pass --no-stdin');
+  return true;
 }
 
 /**
