@@ -299,9 +299,7 @@ test('in Chromium: when the server closes with 1009 (a frame over its limit), th
   const description = `Find ${'moons '.repeat(400)}`;
   await page.fill('#goal-description', description);
   await page.click('#goal-form button[type=submit]');
-  const toast = page.locator('.toast.error', { hasText: '1009' });
-  await toast.waitFor({ timeout: 10_000 });
-  t.is(await toast.textContent(), `goal "${description.slice(0, 60)}…": refused by the server as too big (closed with 1009, over its frame limit)`, 'named, and cut to 60 characters');
+  t.is(await toastText(page, '1009', '.toast.error'), `goal "${description.slice(0, 60)}…": refused by the server as too big (closed with 1009, over its frame limit)`, 'named, and cut to 60 characters');
   await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
 });
 
@@ -317,9 +315,7 @@ test('in Chromium: a request the connection closes on before its answer is named
   await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
   await page.fill('#goal-description', 'Find moons of Mars');
   await page.click('#goal-form button[type=submit]');
-  const toast = page.locator('.toast.error', { hasText: 'no answer' });
-  await toast.waitFor({ timeout: 10_000 });
-  t.is(await toast.textContent(), 'goal "Find moons of Mars": no answer before the connection closed (agent stopped); it may not have been taken');
+  t.is(await toastText(page, 'no answer', '.toast.error'), 'goal "Find moons of Mars": no answer before the connection closed (agent stopped); it may not have been taken');
   t.is(await page.locator('#goal-description').inputValue(), 'Find moons of Mars', 'kept for sending again');
 });
 
@@ -375,6 +371,20 @@ test('in Chromium: where the browser refuses local storage (cookies blocked), th
   await page.locator('.toast', { hasText: 'pause: accepted' }).waitFor({ timeout: 10_000 });
   t.deepEqual(errors, []);
 });
+
+/**
+ * The text of the first toast matching `selector` that holds `text`, read as
+ * it appears: a toast leaves after 6 s, which a loaded machine can take to get
+ * from seeing it to reading it.
+ */
+async function toastText(page: Page, text: string, selector = '.toast'): Promise<string> {
+  const found = await page.waitForFunction(
+    ([selector, text]) => [...document.querySelectorAll(selector)].map((item) => item.textContent!).find((content) => content.includes(text)),
+    [selector, text] as const,
+    { timeout: 10_000 },
+  );
+  return (await found.jsonValue())!;
+}
 
 /** Whether the first two characters of `text`, in the first element matching `selector`, are drawn left to right. */
 async function drawnLeftToRight(page: Page, selector: string, text: string): Promise<boolean> {

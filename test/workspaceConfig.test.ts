@@ -7,7 +7,7 @@ for (const workspace of ['', '   ']) {
     const error = t.throws(() => resolveConfig([{ origin: 'file ooda.json', values: { tools: { workspace } } }]), { instanceOf: ConfigError });
     t.is(
       error?.message,
-      'config file ooda.json: tools.workspace: must name a folder (empty would let file_io use the working directory); use e.g. "./workspace"',
+      `config file ooda.json: tools.workspace: must name a folder (empty would let file_io use the working directory); use e.g. "./workspace" (got ${JSON.stringify(workspace)})`,
     );
   });
 }
