@@ -23,7 +23,7 @@
 import { mergeMap, Observable, type OperatorFunction, type Subscription } from 'rxjs';
 import { countRolledBackAttempt } from '../mind/rolledBackAttempt.js';
 import { ToolBug, ToolFailure } from '../mind/tool.js';
-import { record, type Cycle } from '../streams/cycle.js';
+import { notACycle, record, type Cycle } from '../streams/cycle.js';
 import type { Runtime } from '../streams/runtime.js';
 import { recordOutcome } from './act.js';
 import { recordPlanChanges } from './changeEvents.js';
@@ -56,7 +56,9 @@ export interface PassOutcome {
  * A cycle operator made of stages only (the default cycle) is run by calling
  * its steps; any other is built once and subscribed to anew for each pass
  * (so an error ends only its own pass), the pass's cycle handed to the
- * chain's source on subscription.
+ * chain's source on subscription. A pass that comes out as something other
+ * than a cycle (a `map` that returns nothing) is a bug of the cycle
+ * operator: a critical error naming what came out.
  */
 export function passRunner(runtime: Runtime, cycleOp: OperatorFunction<Cycle, Cycle>, options: RecoverOptions = {}): (cycle: Cycle, outcome: PassOutcome) => Subscription | void {
   const finish = (outcome: PassOutcome, done: Cycle) => {
@@ -91,15 +93,24 @@ export function passRunner(runtime: Runtime, cycleOp: OperatorFunction<Cycle, Cy
   return (cycle, outcome) => {
     entering = cycle;
     // The pass ends when the chain completes, with its first emission (later ones are not the pass's).
+    let emitted = false;
     let done: Cycle | undefined;
     let repeated = false;
     return chain.subscribe({
       next: (out) => {
-        if (done === undefined) done = out;
-        else repeated = true;
+        if (emitted) repeated = true;
+        else (emitted = true), (done = out);
       },
       error: (error: unknown) => finish(outcome, recoverFrom(runtime, cycle, error, options)),
-      complete: () => finish(outcome, guard.ended(done === undefined ? guard.dropped(cycle) : repeated ? guard.repeated(done) : done)),
+      complete: () => {
+        if (!emitted) return finish(outcome, guard.ended(guard.dropped(cycle)));
+        const problem = notACycle(done);
+        if (problem !== undefined) {
+          const error = new TypeError(`the cycle operator emitted ${problem}, not a cycle: each operator in it passes on the cycle it was given`);
+          return finish(outcome, recoverFrom(runtime, cycle, error, options));
+        }
+        finish(outcome, guard.ended(repeated ? guard.repeated(done!) : done!));
+      },
     });
   };
 }

@@ -15,14 +15,17 @@
  * cycles behind it wait too. A cycle that comes again (an operator before the
  * stages emitted it twice: a `mergeMap`, a `repeat`) passes through unchanged:
  * its steps ran once, so its tool is not run twice. A step that throws (or a promise that rejects)
- * errors the stream, as `map` would; `recover` turns that into an event.
+ * errors the stream, as `map` would; `recover` turns that into an event. So
+ * does a step that returns something other than a cycle (`undefined`, a
+ * copy without `events`), or an operator before the stages that emits one:
+ * the error names what it was.
  *
  *   cycles:      --a--b--|
  *   stage(f):    --a'-b'-|      (x' = f(x))
  *   stage(g):    --~~a'b'|      (g waits on a promise for a; b follows a)
  */
 import { Observable, type OperatorFunction, type Subscriber } from 'rxjs';
-import type { Cycle } from '../streams/cycle.js';
+import { notACycle, type Cycle } from '../streams/cycle.js';
 
 /** A step of the cycle: the cycle out (usually the same object, updated), or a promise of it. */
 export type Step = (cycle: Cycle) => Cycle | Promise<Cycle>;
@@ -50,11 +53,20 @@ export function fusedSteps(cycleOp: OperatorFunction<Cycle, Cycle>): readonly St
  */
 export function runSteps(cycle: Cycle, steps: readonly Step[], stopped: () => boolean, from = 0): Cycle | Promise<Cycle> {
   for (let i = from; i < steps.length; i++) {
-    const out = steps[i]!(cycle);
-    if (out instanceof Promise) return out.then((settled) => (stopped() ? settled : runSteps(settled, steps, stopped, i + 1)));
-    cycle = out;
+    const step = steps[i]!;
+    const out = step(cycle);
+    if (out instanceof Promise) return out.then((settled) => (stopped() ? settled : runSteps(stepResult(step, settled), steps, stopped, i + 1)));
+    cycle = stepResult(step, out);
   }
   return cycle;
+}
+
+/** What a step returned (or its promise resolved to), when it is a cycle; else a TypeError naming the step and what it returned. */
+function stepResult(step: Step, out: unknown): Cycle {
+  const problem = notACycle(out);
+  if (problem === undefined) return out as Cycle;
+  const name = step.name ? ` (${step.name})` : '';
+  throw new TypeError(`a stage step${name} returned ${problem}, not a cycle: a step returns the cycle it was given (or a promise of it)`);
 }
 
 /** A fused run of steps over an upstream of cycles. */
@@ -96,6 +108,11 @@ class StagesObserver {
   }
 
   private run(cycle: Cycle): void {
+    const problem = notACycle(cycle);
+    if (problem !== undefined) {
+      this.subscriber.error(new TypeError(`the operator before a stage emitted ${problem}, not a cycle: an operator between stages passes on the cycle it was given`));
+      return;
+    }
     if (this.ran.has(cycle)) {
       this.subscriber.next(cycle);
       return;

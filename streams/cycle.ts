@@ -7,6 +7,7 @@
  * (e.g. `cycle.veto = 'reason'` before act). Return the same object rather than
  * a copy, so that recovery still sees every event recorded so far.
  */
+import { describeValue } from '../mind/describeValue.js';
 import type { Goal } from '../mind/goals.js';
 import type { Outcome } from '../mind/goalEvaluation.js';
 import type { Observation, Orientation } from '../mind/observation.js';
@@ -32,6 +33,20 @@ export interface Cycle {
   /** Set by recover when this pass failed. */
   failure?: { severity: 'transient' | 'critical'; message: string };
   readonly events: Draft[];
+}
+
+/**
+ * What keeps a value an operator emitted from being a cycle (`42`, `an
+ * object without an events array`), or undefined when it is one: an object
+ * with a `signal` and an `events` array, as every stage, operator between
+ * stages and watcher must pass on.
+ */
+export function notACycle(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return describeValue(value);
+  const { signal, events } = value as Partial<Cycle>;
+  if (!Array.isArray(events)) return 'an object without an events array';
+  if (signal === null || typeof signal !== 'object') return 'an object without a signal';
+  return undefined;
 }
 
 /** Builds a stateful operator over the stream of finished passes (loop detection, reflection). */

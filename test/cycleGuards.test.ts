@@ -1,12 +1,14 @@
 import test from 'ava';
-import { filter, mergeMap, of, pipe, take } from 'rxjs';
+import { filter, from, map, mergeMap, of, pipe, take, VirtualTimeScheduler } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { Mind } from '../mind/mind.js';
 import type { Tool } from '../mind/tool.js';
 import { builtinTools } from '../mind/tools/index.js';
+import { stage } from '../operators/stage.js';
 import type { AgentOptions } from '../streams/createAgent.js';
+import type { Cycle } from '../streams/cycle.js';
 import type { AgentEvent } from '../streams/events.js';
-import { agentEvents, createTestAgent, goalStimulus, stimulus } from '../streams/testing.js';
+import { agentEvents, createTestAgent, flushSettled, goalStimulus, stimulus } from '../streams/testing.js';
 import { runBounded as runBoundedOn, weatherTool } from './helpers/agentRuns.js';
 
 const runBounded = (options: AgentOptions, goal = 'Find the moons of Jupiter') => runBoundedOn(options, goal);
@@ -76,4 +78,29 @@ test('a custom cycle that emits a pass twice before act runs its tool once per p
   t.is(actions.length, 3, 'one action per cycle');
   t.is(runs, 3, 'the tool ran once per cycle, not twice');
   t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'max cycles reached', cycles: 3 });
+});
+
+test('a custom cycle that passes on something other than the cycle (a map or stage that returns nothing, a copy without events) is a critical error naming it; the stream never errors', async (t) => {
+  const errorsOf = (events: AgentEvent[]) => events.flatMap((e) => (e.kind === 'error' ? [`${e.severity}: ${e.message}`] : []));
+  const cases: [string, AgentOptions['cycle'], string][] = [
+    ['map at the end', (s) => pipe(s.observe, s.orient, s.decide, s.act, map(() => undefined as unknown as Cycle)), 'the cycle operator emitted undefined, not a cycle: each operator in it passes on the cycle it was given'],
+    ['map between stages', (s) => pipe(s.observe, map(() => 42 as unknown as Cycle), s.orient, s.decide, s.act), 'the operator before a stage emitted 42, not a cycle: an operator between stages passes on the cycle it was given'],
+    ['copy without events', (s) => pipe(s.observe, map((c) => ({ signal: c.signal }) as Cycle), s.orient, s.decide, s.act), 'the operator before a stage emitted an object without an events array, not a cycle: an operator between stages passes on the cycle it was given'],
+    ['stage returning nothing', (s) => pipe(s.observe, s.orient, s.decide, s.act, stage(function noCycle() { return undefined as unknown as Cycle; })), 'a stage step (noCycle) returned undefined, not a cycle: a step returns the cycle it was given (or a promise of it)'],
+    ['async stage resolving nothing', (s) => pipe(s.observe, stage(async () => null as unknown as Cycle), s.orient, s.decide, s.act), 'a stage step returned null, not a cycle: a step returns the cycle it was given (or a promise of it)'],
+  ];
+  for (const [name, cycle, message] of cases) {
+    const scheduler = new VirtualTimeScheduler();
+    const agent = createTestAgent(scheduler, { cycle, config: { maxCycles: 3 } });
+    const events: AgentEvent[] = [];
+    let failure: unknown;
+    agentEvents(agent, { inputs: [from([goalStimulus('Find the moons of Jupiter')])] })
+      .pipe(take(200))
+      .subscribe({ next: (e) => events.push(e), error: (error) => (failure = error) });
+    await flushSettled(scheduler);
+    t.is(failure, undefined, name);
+    // The pass and its retry both fail; the mind is rolled back to where the goal signal entered.
+    t.deepEqual(errorsOf(events), [`critical: ${message}`, `critical: ${message}`], name);
+    t.like(events.at(-1), { kind: 'session', state: 'stopped' }, name);
+  }
 });
