@@ -1,6 +1,7 @@
 /**
  * isolateWatcher: runs a watcher so that its failure ends only the watcher,
- * never the stream. A watcher fails when it errors (throws) or completes
+ * never the stream. A watcher fails when it errors (throws), emits
+ * something other than a cycle (a `map` that returns nothing), or completes
  * before its passes do (e.g. `first()`): either way it is dropped for the rest
  * of the run, a critical `error` event names it, the pass it failed on goes on
  * carrying that event (a synthetic pass carries it when the watcher failed
@@ -21,7 +22,7 @@
  */
 import { Observable, Subject, throwError, type OperatorFunction, type Subscription } from 'rxjs';
 import { describeValue } from '../mind/describeValue.js';
-import { record, type Cycle, type Watcher } from '../streams/cycle.js';
+import { notACycle, record, type Cycle, type Watcher } from '../streams/cycle.js';
 import type { Runtime } from '../streams/runtime.js';
 
 export function isolateWatcher(runtime: Runtime, watcher: OperatorFunction<Cycle, Cycle>, name: string): OperatorFunction<Cycle, Cycle> {
@@ -57,6 +58,9 @@ export function isolateWatcher(runtime: Runtime, watcher: OperatorFunction<Cycle
         if (typeof watcher !== 'function') throw new TypeError(`its factory returned ${describeValue(watcher)}, not an operator function`);
         watched = feed.pipe(watcher).subscribe({
           next: (cycle) => {
+            if (failed) return;
+            const problem = notACycle(cycle);
+            if (problem !== undefined) return drop(`emitted ${problem}, not a cycle (a watcher passes on the pass it was given, or a changed copy of it)`);
             if (entering !== undefined) {
               entering = undefined;
               subscriber.next(cycle);

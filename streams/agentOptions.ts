@@ -63,8 +63,8 @@ export interface AgentOptions {
   /**
    * Stateful operators over finished passes, applied in order after the
    * built-in ones: followPlans, reflect and loop detection (`interveneOnLoops`,
-   * off with `loopDetection.enabled: false`). A watcher that errors (throws)
-   * or completes early (e.g. `first()`) is dropped from the chain for the rest
+   * off with `loopDetection.enabled: false`). A watcher that errors (throws),
+   * emits something other than a cycle, or completes early (e.g. `first()`) is dropped from the chain for the rest
    * of the run: a critical `error` event names it (`watchers[2] (name)`), the
    * pass it failed on goes on, and later passes bypass it; the run carries on.
    * A watcher passes each pass on as it comes, once (a `map`, a `tap`): one

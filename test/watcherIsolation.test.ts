@@ -1,5 +1,6 @@
 import test from 'ava';
 import { delay, filter, map, mergeMap, of, tap } from 'rxjs';
+import type { Cycle } from '../streams/cycle.js';
 import type { AgentEvent } from '../streams/events.js';
 import { runGoal } from './helpers/agentRuns.js';
 import type { AgentOptions } from '../streams/createAgent.js';
@@ -109,4 +110,21 @@ test('a watcher that passes on a changed copy of each pass is taken at its word'
   const events = run(t, { watchers: [() => map((c) => ({ ...c, events: [...c.events] }))] });
   t.deepEqual(warnings(events), []);
   t.deepEqual(shape(events), shape(run(t, {})));
+});
+
+test('a watcher that passes on something other than a cycle (nothing, a number, a copy without events) is dropped, named; no event of the pass is lost and the stream never errors', (t) => {
+  const plain = run(t, {});
+  const cases: [AgentOptions['watchers'], string][] = [
+    [[() => map(() => undefined as unknown as Cycle)], 'undefined'],
+    [[() => map(() => 42 as unknown as Cycle)], '42'],
+    [[() => map((c) => ({ signal: c.signal }) as Cycle)], 'an object without an events array'],
+  ];
+  for (const [watchers, what] of cases) {
+    const events = run(t, { watchers });
+    t.false(events.some((e) => (e.kind as string) === 'stream-error'), what);
+    const errors = events.filter((e) => e.kind === 'error');
+    t.is(errors.length, 1, what);
+    t.like(errors[0], { severity: 'critical', message: `watcher watchers[0] emitted ${what}, not a cycle (a watcher passes on the pass it was given, or a changed copy of it); it is dropped for the rest of the run` });
+    t.deepEqual(shape(events.filter((e) => e.kind !== 'error')), shape(plain), what);
+  }
 });
