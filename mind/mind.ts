@@ -16,6 +16,7 @@ import { Goal, GoalBook, type NewGoal } from './goals.js';
 import { GoalTermsCache, type GoalTerms } from './goalTerms.js';
 import { mindConfigOption } from './mindConfigOption.js';
 import { Journal } from './journal.js';
+import { loadExtension } from './extensionLoad.js';
 import { HypervectorSpace } from './hypervector.js';
 import { KnowledgeGraph, Triple } from './knowledgeGraph.js';
 import { Library } from './library.js';
@@ -264,12 +265,13 @@ export class Mind {
   registerExtension(extension: MindExtension): void {
     const taken = this.extensions.get(extension.name);
     if (taken && taken !== extension) throw new Error(`mind extension "${extension.name}" is already registered (a ${taken.constructor.name}): extension names are unique`);
-    this.extensions.set(extension.name, extension);
     if (extension.name in this.unclaimed) {
+      // An extension that cannot load the state is not registered, and the state is kept (saved again as it was).
       const { [extension.name]: state, ...rest } = this.unclaimed;
+      loadExtension(extension, state);
       this.unclaimed = rest;
-      extension.load(state);
     }
+    this.extensions.set(extension.name, extension);
   }
 
   toJSON(): MindState {
@@ -291,9 +293,33 @@ export class Mind {
     };
   }
 
-  /** Replaces the whole state with a validated saved state. */
+  /**
+   * Replaces the whole state with a validated saved state. All or nothing: when
+   * an extension cannot load its part (its error names it), the mind is put
+   * back as it was and the error thrown.
+   */
   restore(json: unknown): void {
     const state = MindState.parse(json);
+    const before = this.savedState();
+    try {
+      this.load(state);
+    } catch (error) {
+      if (before) this.load(before);
+      throw error;
+    }
+  }
+
+  /** The current state, to put back; undefined when an extension's state does not serialise (then nothing can be put back). */
+  private savedState(): MindState | undefined {
+    try {
+      return MindState.parse(this.toJSON());
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Replaces the whole state with `state`, extensions last. */
+  private load(state: MindState): void {
     this.cycleCount = state.cycle;
     this.isPaused = state.paused;
     this.goals.load(state.goals);
@@ -306,7 +332,7 @@ export class Mind {
     this.unclaimed = {};
     for (const [name, json] of Object.entries(state.extensions)) {
       const ext = this.extensions.get(name);
-      if (ext) ext.load(json);
+      if (ext) loadExtension(ext, json);
       else this.unclaimed[name] = json;
     }
     this.journal.checkpoint();

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { z } from 'zod';
 import { Mind, type MindExtension } from '../mind/mind.js';
 
 class Notes implements MindExtension {
@@ -30,4 +31,38 @@ test('state restored before an extension is registered loads into it when it is'
   notes.lines.push('remember the milk');
   const restored = Mind.fromJSON(JSON.parse(JSON.stringify(saved.toJSON())));
   t.deepEqual(restored.attachExtension('notes', Notes, () => new Notes()).lines, ['remember the milk']);
+});
+
+/** Notes of a later version: it refuses the state an earlier one saved. */
+class StrictNotes extends Notes {
+  override load(json: unknown): void {
+    this.lines = z.object({ version: z.literal(2), lines: z.array(z.string()) }).parse(json).lines;
+  }
+}
+
+test('an extension that cannot load its saved state is named in the error; the state is neither lost nor half restored', (t) => {
+  const saved = new Mind();
+  saved.attachExtension('notes', Notes, () => new Notes()).lines.push('remember the milk');
+  saved.addGoal({ description: 'Find moons of Mars', criteria: 'moons of Mars', priority: 200 });
+  saved.nextCycle();
+  const state = JSON.parse(JSON.stringify(saved.toJSON()));
+  const message = 'mind extension "notes" cannot load its saved state: Invalid input: expected object, received array';
+
+  // Registered after the restore: refused, and the state is kept for a later one (and saved again meanwhile).
+  const late = Mind.fromJSON(state);
+  const error = t.throws(() => late.registerExtension(new StrictNotes()), { message });
+  t.true(error?.cause instanceof z.ZodError, 'the validator’s error is the cause');
+  t.is(late.extensions.get('notes'), undefined);
+  t.deepEqual((late.toJSON().extensions as Record<string, unknown>).notes, ['remember the milk']);
+  t.deepEqual(late.attachExtension('notes', Notes, () => new Notes()).lines, ['remember the milk']);
+
+  // Registered before the restore: the restore throws and leaves the mind as it was.
+  const early = new Mind();
+  early.registerExtension(new StrictNotes());
+  early.addGoal({ description: 'Map orbits', criteria: 'orbits', priority: 100 });
+  const before = JSON.stringify(early.toJSON());
+  t.throws(() => early.restore(state), { message });
+  t.is(JSON.stringify(early.toJSON()), before);
+  t.is(early.cycle, 0);
+  t.deepEqual(early.goals.all().map((g) => g.description), ['Map orbits']);
 });
