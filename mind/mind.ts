@@ -87,6 +87,15 @@ export interface MindOptions {
   seed?: number;
 }
 
+/** An extension's `forgetGoal` that threw as a goal was retired (see `Mind.checkpoint`). */
+export interface ForgetFailure {
+  readonly extension: string;
+  readonly goalId: string;
+  readonly message: string;
+}
+
+const NO_FAILURES: readonly ForgetFailure[] = [];
+
 /** How many provenance records the mind keeps (the store keeps them all). */
 export const PROVENANCE_KEPT = 256;
 
@@ -227,17 +236,27 @@ export class Mind {
    * decision history and what extensions keep for them (their plans), and the
    * oldest episodes past `episodesKept`: done here, between passes, so no
    * rollback brings them back, and a long run's state stays bounded. Their
-   * events stay in the store.
+   * events stay in the store. An extension whose `forgetGoal` throws does not
+   * stop the rest (the goal is retired all the same, the checkpoint is
+   * taken): the failures are returned, for the caller to report.
    */
-  checkpoint(): void {
+  checkpoint(): readonly ForgetFailure[] {
+    let failures: ForgetFailure[] | undefined;
     if (this.goals.finishedCount > this.config.finishedGoalsKept) {
       for (const goal of this.goals.retireFinished(this.config.finishedGoalsKept)) {
         this.decisions.forget(goal.id);
-        for (const extension of this.extensions.values()) extension.forgetGoal?.(goal.id);
+        for (const extension of this.extensions.values()) {
+          try {
+            extension.forgetGoal?.(goal.id);
+          } catch (error) {
+            (failures ??= []).push({ extension: extension.name, goalId: goal.id, message: error instanceof Error ? error.message : String(error) });
+          }
+        }
       }
     }
     this.episodes.retireOldest(this.config.episodesKept);
     this.journal.checkpoint();
+    return failures ?? NO_FAILURES;
   }
 
   /** Restores the state at the last checkpoint exactly. */

@@ -52,10 +52,19 @@ export function notACycle(value: unknown): string | undefined {
 /** Builds a stateful operator over the stream of finished passes (loop detection, reflection). */
 export type Watcher = (runtime: Runtime) => OperatorFunction<Cycle, Cycle>;
 
-/** Starts a pass for a signal: marks the mind's rollback point and opens the context. */
+/**
+ * Starts a pass for a signal: marks the mind's rollback point and opens the
+ * context. An extension that failed to forget a goal retired at the
+ * checkpoint is reported on the pass (a critical `error` naming it).
+ */
 export function beginCycle(runtime: Runtime, signal: Signal): Cycle {
-  runtime.mind.checkpoint();
-  return { signal, events: [] };
+  const failures = runtime.mind.checkpoint();
+  const cycle: Cycle = { signal, events: [] };
+  for (const { extension, goalId, message } of failures) {
+    const text = `mind extension ${JSON.stringify(extension)} failed to forget retired goal ${goalId}: ${message}`;
+    record(runtime, cycle, 'error', { severity: 'critical', message: text, rolledBack: false, signalType: signal.type, depth: signal.depth });
+  }
+  return cycle;
 }
 
 /** Appends an event to the pass, stamped with the current cycle and scheduler time. */

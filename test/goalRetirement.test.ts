@@ -1,13 +1,16 @@
 import test from 'ava';
+import { from, take, VirtualTimeScheduler } from 'rxjs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultMindConfig } from '../mind/config.js';
-import { Mind } from '../mind/mind.js';
+import { Mind, type MindExtension } from '../mind/mind.js';
 import { Planner } from '../mind/planner.js';
 import { SqliteStore } from '../sinks/sqliteStore.js';
 import { AgentConfig } from '../streams/config.js';
+import type { AgentEvent } from '../streams/events.js';
 import { replaySession } from '../streams/replay.js';
+import { agentEvents, createTestAgent, factStimulus, flushSettled, goalStimulus } from '../streams/testing.js';
 import { recordSession } from './helpers/recordSession.js';
 import { runOnVirtualTime, STUCK_RUN, stimuliOf } from './mindFixtures.js';
 
@@ -84,4 +87,26 @@ test('a session that retires goals replays identically', async (t) => {
   } finally {
     await store.close();
   }
+});
+
+test('an extension whose forgetGoal throws is reported on the pass, naming it; the goal is retired all the same, the others are told, and the stream never errors', async (t) => {
+  const forgotten: string[] = [];
+  const failing: MindExtension = { name: 'brittle', toJSON: () => null, load: () => undefined, forgetGoal: (id) => {
+    throw new Error(`cannot forget ${id}`);
+  } };
+  const telling: MindExtension = { name: 'told', toJSON: () => null, load: () => undefined, forgetGoal: (id) => void forgotten.push(id) };
+  const scheduler = new VirtualTimeScheduler();
+  const agent = createTestAgent(scheduler, { config: { maxCycles: 6, finishedGoalsKept: 0 } });
+  agent.mind.registerExtension(failing);
+  agent.mind.registerExtension(telling);
+  const events: AgentEvent[] = [];
+  let failure: unknown;
+  const input = [factStimulus('Mars', 'has moon', 'Phobos'), goalStimulus('Find moons of Mars'), goalStimulus('Map the orbits of Jupiter')];
+  agentEvents(agent, { inputs: [from(input)] }).pipe(take(500)).subscribe({ next: (e) => events.push(e), error: (error) => (failure = error) });
+  await flushSettled(scheduler);
+  t.is(failure, undefined);
+  t.like(events.find((e) => e.kind === 'error'), { severity: 'critical', message: 'mind extension "brittle" failed to forget retired goal goal-1: cannot forget goal-1', rolledBack: false });
+  t.deepEqual(forgotten, ['goal-1'], 'the extension after it is still told');
+  t.false(ids(agent.mind).includes('goal-1'), 'the goal is retired');
+  t.like(events.at(-1), { kind: 'session', state: 'stopped' });
 });
