@@ -10,10 +10,11 @@
  * The suspended goal records its intervention in `suspendedFor`
  * (`intervention:<goal id>`), so the link survives save and restore.
  */
+import { showValue } from './describeValue.js';
 import type { Goal } from './goals.js';
 import type { LoopInfo } from './loopDetection.js';
 import type { Mind } from './mind.js';
-import type { PlanChange } from './plan.js';
+import { Plan, type PlanChange, type PlanChangeKind } from './plan.js';
 
 /** Every intervention goal's description starts with this. */
 export const INTERVENTION_PREFIX = 'INTERVENTION: break loop — ';
@@ -45,6 +46,8 @@ export interface Intervention {
   planDropped: boolean;
   /** The dropped plans' changes, from the droppers that report them. */
   planChanges: PlanChange[];
+  /** Droppers that threw or returned something else than a plan change, each named (the intervention went on). */
+  problems: string[];
   /** In order: the suspension, then the new goal. */
   changes: GoalChangeNote[];
 }
@@ -77,7 +80,7 @@ export function startIntervention(mind: Mind, goalId: string, loop: LoopInfo, op
     stallThreshold: options.stallThreshold ?? 3,
   });
   const suspended = mind.goals.update(looping, { status: 'Suspended', suspendedFor: `intervention:${goal.id}` });
-  const { planDropped, planChanges } = dropPlans(mind, suspended.id, `loop: ${loop.details}`);
+  const { planDropped, planChanges, problems } = dropPlans(mind, suspended.id, `loop: ${loop.details}`);
   const narrative = narrate(loop, suspended, planDropped);
   mind.remember({ content: narrative, symbols: [], kind: 'Reflection', at: options.at, relevance: 0.8, goalId: suspended.id });
   return {
@@ -86,6 +89,7 @@ export function startIntervention(mind: Mind, goalId: string, loop: LoopInfo, op
     narrative,
     planDropped,
     planChanges,
+    problems,
     changes: [
       { goal: suspended, change: 'suspended' },
       { goal, change: 'added' },
@@ -104,19 +108,41 @@ export function endIntervention(mind: Mind, interventionGoalId: string): GoalCha
   return changes;
 }
 
-/** Asks every extension that keeps plans to drop the goal's plan. */
-function dropPlans(mind: Mind, goalId: string, reason: string): { planDropped: boolean; planChanges: PlanChange[] } {
+/**
+ * Asks every extension that keeps plans to drop the goal's plan. One that
+ * throws, or returns an object that is no plan change, does not stop the
+ * intervention: it is named in `problems`, and the others are still asked.
+ */
+function dropPlans(mind: Mind, goalId: string, reason: string): Pick<Intervention, 'planDropped' | 'planChanges' | 'problems'> {
   let planDropped = false;
   const planChanges: PlanChange[] = [];
+  const problems: string[] = [];
   for (const extension of mind.extensions.values()) {
     const dropper = extension as Partial<PlanDropper>;
     if (typeof dropper.dropPlan !== 'function') continue;
-    const dropped = dropper.dropPlan(goalId, reason);
+    const failed = `mind extension ${JSON.stringify(extension.name)} failed to drop the plan of goal ${goalId}`;
+    let dropped: unknown;
+    try {
+      dropped = dropper.dropPlan(goalId, reason);
+    } catch (error) {
+      problems.push(`${failed}: ${error instanceof Error ? error.message : String(error)}`);
+      continue;
+    }
     if (!dropped) continue;
     planDropped = true;
-    if (typeof dropped === 'object') planChanges.push(dropped);
+    if (typeof dropped !== 'object') continue;
+    if (isPlanChange(dropped)) planChanges.push(dropped);
+    else problems.push(`${failed}: dropPlan returned ${showValue(dropped)}, not true, false or a plan change ({ plan, change, reason })`);
   }
-  return { planDropped, planChanges };
+  return { planDropped, planChanges, problems };
+}
+
+const PLAN_CHANGE_KINDS: readonly string[] = ['created', 'step', 'left', 'completed', 'failed', 'superseded'] satisfies PlanChangeKind[];
+
+/** Whether a value a dropper returned is a plan change the intervention can record. */
+function isPlanChange(value: object): value is PlanChange {
+  const { plan, change, reason } = value as Partial<PlanChange>;
+  return Plan.safeParse(plan).success && typeof change === 'string' && PLAN_CHANGE_KINDS.includes(change) && typeof reason === 'string';
 }
 
 /** The first-person line the agent tells about the loop it caught itself in. */

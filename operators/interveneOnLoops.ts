@@ -79,6 +79,7 @@ export const interveneOnLoops: Watcher = (runtime: Runtime): OperatorFunction<Cy
           if (!intervention) return cycle;
           recordGoalChanges(runtime, cycle, intervention.changes);
           recordPlanChanges(runtime, cycle, intervention.planChanges);
+          for (const message of intervention.problems) record(runtime, cycle, 'error', { severity: 'critical', message, rolledBack: false });
           record(runtime, cycle, 'intervention', {
             goalId: intervention.goal.id,
             description: intervention.goal.description,

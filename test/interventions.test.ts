@@ -103,6 +103,30 @@ test('the intervention drops the suspended goal’s plan through the PlanDropper
   t.true(mind.memory.recent(100).some((m) => m.kind === 'Reflection' && m.content === intervention!.narrative), 'the narrative is in working memory');
 });
 
+test('a plan dropper that throws, or returns something that is no plan change, is named in an error; the intervention goes on, the other droppers are asked, and loop detection stays on', (t) => {
+  const droppers: [string, (goalId: string) => unknown, string][] = [
+    ['throws', (goalId) => {
+      throw new Error(`no plan for ${goalId}`);
+    }, 'mind extension "brittle" failed to drop the plan of goal goal-1: no plan for goal-1'],
+    ['junk', () => ({ junk: true }), 'mind extension "brittle" failed to drop the plan of goal goal-1: dropPlan returned {"junk":true}, not true, false or a plan change ({ plan, change, reason })'],
+  ];
+  for (const [name, dropPlan, message] of droppers) {
+    const mind = new Mind({ tools: [flakyFetch] });
+    mind.registerExtension({ name: 'brittle', toJSON: () => ({}), load: () => undefined, dropPlan } as MindExtension);
+    const plans = new Plans();
+    mind.registerExtension(plans);
+    const events = run('Fetch the weather report', { mind });
+    t.deepEqual(only(events, 'error').filter((e) => e.tool === undefined).map((e) => `${e.severity}: ${e.message}`), [`critical: ${message}`], name);
+    t.deepEqual(plans.dropped, ['goal-1'], `${name}: the dropper after it is asked`);
+    t.is(only(events, 'intervention').length, 1, name);
+    t.deepEqual(
+      only(events, 'goal').map((g) => `${g.goalId} ${g.change}`),
+      ['goal-1 added', 'goal-1 suspended', 'goal-2 added', 'goal-2 failed', 'goal-1 resumed', 'goal-1 failed'],
+      `${name}: the suspended goal resumes when the intervention ends`,
+    );
+  }
+});
+
 test('invalid loopDetection settings become warning events and take their defaults', (t) => {
   const events = run('Fetch the weather report', { config: { loopDetection: { frequencyThreshold: 2, windowSize: 'five' } } });
   t.deepEqual(
