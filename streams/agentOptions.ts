@@ -104,12 +104,17 @@ export interface AgentOptions {
   onEnter?: (entering: Entering) => Entering | void;
 }
 
+/**
+ * A source that errors ends there with a `rejected` event naming it (`inputs[0]
+ * failed: …`), and an item it should not have emitted is rejected, naming it
+ * (streams/sourceEntries.ts); the run goes on either way.
+ */
 export interface AgentSources {
   /** Finite inputs (stdin, a file): the run may end once they have all ended. */
   inputs?: Observable<Stimulus>[];
   /** Finite, trusted, already-built signals (a replayed recording); they count as inputs. */
   signals?: Observable<Signal>[];
-  /** Signals that never end the run by themselves (heartbeat, sensors); stopped first on shutdown. */
+  /** Signals that never end the run by themselves (heartbeat, sensors); stopped first on shutdown. Each is checked as `agent.inject` checks a signal. */
   ambient?: Observable<Signal>[];
   /** Keep running after inputs end while there is no work (a WebSocket server is listening). */
   keepAlive?: boolean;
@@ -118,7 +123,8 @@ export interface AgentSources {
   /**
    * While the latest value is true the driver starts no new cycle and ambient
    * signals are skipped, not queued (a sink's backpressure: a saturated store
-   * then gets no rows from heartbeats or sensor readings either).
+   * then gets no rows from heartbeats or sensor readings either). A hold that
+   * errors releases the run; a value other than true or false holds it not.
    */
   hold?: Observable<boolean>;
 }

@@ -27,6 +27,7 @@
  */
 import {
   asyncScheduler,
+  catchError,
   concat,
   concatMap,
   connectable,
@@ -49,6 +50,7 @@ import {
   type Connectable,
   type Observable,
 } from 'rxjs';
+import { describeValue } from '../mind/describeValue.js';
 import { Mind } from '../mind/mind.js';
 import { policySkill } from '../mind/policySkill.js';
 import { Psyche } from '../mind/psyche.js';
@@ -71,6 +73,7 @@ import { stamp } from '../operators/stamp.js';
 import { verify } from '../operators/verify.js';
 import { builtinCommands } from './commands.js';
 import { checkScalarOptions, commandsOption, configOption, cycleOperator, listOption, registerEach, type AgentOptions, type AgentSources, type Entering, type Stages } from './agentOptions.js';
+import { envelopeProblem, sourceEntries, stimulusProblem } from './sourceEntries.js';
 import { checkSources } from './sourcesCheck.js';
 import type { AgentConfig } from './config.js';
 import { record, type Cycle, type Watcher } from './cycle.js';
@@ -235,11 +238,21 @@ export function createAgent(options: AgentOptions = {}): Agent {
     const drive = sources.drive ?? true;
     let held = false;
     const driver = new CycleDriver(runtime, (tick) => internal$.next({ signal: tick }), { paceMs: config.paceMs, held: () => held });
+    let toldHoldValue = false;
+    // A hold that fails releases the run, and one that emits other than true or false holds it not, each with a rejection saying so.
     const hold$ = (sources.hold ?? of(false)).pipe(
       takeUntil(halt$),
-      tap((value) => {
-        const released = held && !value;
-        held = value;
+      catchError((error: unknown) => {
+        injectEntering(refused('hold')(`hold failed: ${error instanceof Error ? error.message : String(error)}; the run is no longer held`));
+        return of(false);
+      }),
+      tap((value: unknown) => {
+        if (typeof value !== 'boolean' && !toldHoldValue) {
+          toldHoldValue = true;
+          injectEntering(refused('hold')(`hold emitted ${describeValue(value)}, not true or false: the run is not held by it (nor by later such values, without another rejection)`));
+        }
+        const released = held && value !== true;
+        held = value === true;
         if (released && drive) driver.wake();
       }),
     );
@@ -322,10 +335,23 @@ export function createAgent(options: AgentOptions = {}): Agent {
 
     const stamped = (signal: Signal): Signal => (signal.at === undefined ? { ...signal, at: scheduler.now() } : signal);
     const enter = (signal: Signal): Entering => ({ signal: stamped(signal) });
-    const inputs$ = merge(
-      merge(...(sources.inputs ?? [])).pipe(map(perceived)),
-      merge(...(sources.signals ?? [])).pipe(map(enter)),
-    ).pipe(
+    /** A source's problem (an item it should not have emitted, its failure) as a rejection naming it. */
+    const refused = (label: string) => (problem: string): Entering => perceived({ source: label, problem });
+    const fromInput = (label: string) => (item: Stimulus): Entering => {
+      const problem = stimulusProblem(item, label);
+      return problem === undefined ? perceived(item) : refused(label)(problem);
+    };
+    const fromSignals = (label: string) => (item: Signal): Entering => {
+      const problem = envelopeProblem(item, label);
+      return problem === undefined ? enter(item) : refused(label)(problem);
+    };
+    const fromAmbient = (label: string) => (item: Signal): Entering => {
+      const admitted = admitInjected(item, runtime.commands, label);
+      return admitted.ok ? enter(admitted.signal) : refused(label)(`${label}: ${admitted.reason}`);
+    };
+    const each = <T>(list: Observable<T>[] | undefined, name: string, admit: (label: string) => (item: T) => Entering): Observable<Entering>[] =>
+      (list ?? []).map((source$, i) => sourceEntries(source$, `${name}[${i}]`, admit(`${name}[${i}]`), refused(`${name}[${i}]`)));
+    const inputs$ = merge(...each(sources.inputs, 'inputs', fromInput), ...each(sources.signals, 'signals', fromSignals)).pipe(
       takeUntil(halt$),
       finalize(() => {
         inputsEnded = true;
@@ -333,13 +359,13 @@ export function createAgent(options: AgentOptions = {}): Agent {
       }),
     );
     // Held (a saturated store): a beat or a reading that comes meanwhile is skipped, so it adds nothing to what waits to be written.
-    const ambient$ = merge(...(sources.ambient ?? [])).pipe(
-      filter(() => !held),
+    const ambient$ = merge(...each(sources.ambient, 'ambient', fromAmbient)).pipe(
+      filter((item) => !held || 'rejected' in item),
       takeUntil(halt$),
     );
     const incoming$ = merge(
       inputs$,
-      ambient$.pipe(map(enter)),
+      ambient$,
       injected$.pipe(map((item) => ('signal' in item ? enter(item.signal) : item))),
     );
 

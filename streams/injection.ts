@@ -31,20 +31,21 @@ export type Injection = { ok: true; signal: Signal } | { ok: false; reason: stri
 
 /**
  * Admits a value given to inject as a signal (a copy with its envelope
- * defaults), or says why not; `commands` are the agent's. A value that throws
+ * defaults: `meta` is `{ source }`, `inject` unless given), or says why
+ * not; `commands` are the agent's. A value that throws
  * as it is read (a getter, a Proxy) is refused with what it threw.
  */
-export function admitInjected(value: unknown, commands: ReadonlyMap<string, unknown>): Injection {
+export function admitInjected(value: unknown, commands: ReadonlyMap<string, unknown>, source = 'inject'): Injection {
   try {
-    return admit(value, commands);
+    return admit(value, commands, source);
   } catch (error) {
     return refuse(`the signal could not be read: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
-function admit(value: unknown, commands: ReadonlyMap<string, unknown>): Injection {
+function admit(value: unknown, commands: ReadonlyMap<string, unknown>, source: string): Injection {
   if (!isObject(value)) return refuse(`expected a signal object with a "type" field, got ${describeValue(value)}`);
-  const { type, depth = 0, meta = { source: 'inject' }, at, ...body } = value;
+  const { type, depth = 0, meta = { source }, at, ...body } = value;
   if (!TYPES.has(type)) return refuse(signalTypeProblem(type, INJECTABLE_TYPES));
   if (!Number.isInteger(depth) || (depth as number) < 0) return refuse(`invalid ${type} signal: depth: expected a whole number ≥ 0, got ${describeValue(depth)}`);
   if (!isObject(meta)) return refuse(`invalid ${type} signal: meta: expected an object (source, session, correlationId), got ${describeValue(meta)}`);

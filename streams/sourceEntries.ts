@@ -1,0 +1,40 @@
+/**
+ * What a run makes of what its sources emit, item by item, and of a source
+ * that fails. A source is the caller's Observable: whatever it emits, and
+ * however it ends, the event stream goes on.
+ *
+ * - An `inputs` item that is not a stimulus (`null`, a number) is rejected,
+ *   naming the source: `inputs[0] emitted null, not a stimulus ({ source,
+ *   value } or { source, text })`.
+ * - An `ambient` item is admitted as `agent.inject` admits a signal
+ *   (streams/injection.ts), or rejected with inject's reason, prefixed with
+ *   the source: `ambient[1]: invalid goal signal: description: …`.
+ * - A `signals` item (trusted: a replayed recording) must at least have a
+ *   signal's envelope: an object with a `type`, a `depth` and a `meta` object.
+ * - A source that errors ends there, with a rejection naming it (`ambient[0]
+ *   failed: sensor exploded; nothing more is taken from it`), as fromNdjson
+ *   ends on a read error; the other sources go on.
+ */
+import { catchError, map, of, type Observable } from 'rxjs';
+import { describeValue } from '../mind/describeValue.js';
+import { isObject } from './isObject.js';
+
+/** The items of one source as what enters a pass; a failure of the source as a last rejection naming it. */
+export function sourceEntries<T, E>(source$: Observable<T>, label: string, admit: (item: T) => E, reject: (problem: string) => E): Observable<E> {
+  return source$.pipe(
+    map(admit),
+    catchError((error: unknown) => of(reject(`${label} failed: ${error instanceof Error ? error.message : String(error)}; nothing more is taken from it`))),
+  );
+}
+
+/** Why an `inputs` item is no stimulus, or undefined when it is one. */
+export function stimulusProblem(item: unknown, label: string): string | undefined {
+  if (isObject(item) && typeof item.source === 'string') return undefined;
+  return `${label} emitted ${describeValue(item)}, not a stimulus ({ source, value } or { source, text })`;
+}
+
+/** Why a `signals` item has no signal envelope, or undefined when it has one. */
+export function envelopeProblem(item: unknown, label: string): string | undefined {
+  if (isObject(item) && typeof item.type === 'string' && Number.isInteger(item.depth) && isObject(item.meta)) return undefined;
+  return `${label} emitted ${describeValue(item)}, not a signal (an object with type, depth and meta)`;
+}
