@@ -10,7 +10,7 @@
  * below 0.15, or the top two within 0.02) is reported with the decision.
  */
 import { describeValue } from './describeValue.js';
-import type { Mind } from './mind.js';
+import type { Mind, ScoreAdjusters } from './mind.js';
 import type { Orientation } from './observation.js';
 import { semanticSimilarity } from './semanticProfile.js';
 import { ToolFailure, type ScoringContext, type Tool, type ToolContext } from './tool.js';
@@ -59,8 +59,8 @@ export function scoreTools(mind: Mind, orientation: Orientation): Candidate[] {
       mind.decisions.used(goal.id, name) ? 0 : NOVELTY_BONUS,
       recalledTools.has(name) ? EPISODIC_BONUS : 0,
       tool.consolidates && nearlyFull ? PRESSURE_BONUS : 0,
-      mind.adjusters.archetype(goal, tool),
-      mind.adjusters.plan(goal, tool),
+      adjustment('archetype', mind.adjusters.archetype(goal, tool), tool),
+      adjustment('plan', mind.adjusters.plan(goal, tool), tool),
     );
     insertByScore(candidates, { tool, parts, score: totalScore(parts) });
   }
@@ -68,6 +68,17 @@ export function scoreTools(mind: Mind, orientation: Orientation): Candidate[] {
 }
 
 const NO_TOOLS: ReadonlySet<string> = new Set();
+
+/**
+ * What an adjuster returned, when it is a number (`archetype`'s is clamped to
+ * ±0.07, so it may be infinite; `plan`'s must be finite, or undefined: no
+ * plan); else a TypeError naming it, rather than a score of NaN.
+ */
+function adjustment<K extends keyof ScoreAdjusters>(name: K, value: ReturnType<ScoreAdjusters[K]>, tool: Tool): ReturnType<ScoreAdjusters[K]> {
+  if (name === 'plan' ? value === undefined || Number.isFinite(value) : typeof value === 'number' && !Number.isNaN(value)) return value;
+  const expected = name === 'plan' ? 'a finite number or undefined' : 'a number';
+  throw new TypeError(`mind.adjusters.${name} returned ${describeValue(value)} for tool ${tool.name} (expected ${expected})`);
+}
 
 /** Inserts a candidate after every candidate scoring at least as much: a stable best-first order, cheaper than sorting a dozen. */
 function insertByScore(candidates: Candidate[], candidate: Candidate): void {

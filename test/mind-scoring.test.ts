@@ -130,3 +130,20 @@ test('an impasse is reported when the top two are within 0.02', (t) => {
   const [second] = decision.alternatives;
   t.is(decision.impasse !== undefined, decision.score - second!.score <= 0.02 + 1e-9);
 });
+
+test('an adjuster that returns no number is an error naming it and the tool, not a score of NaN', (t) => {
+  const cases: [Partial<Mind['adjusters']>, string][] = [
+    [{ archetype: () => Number.NaN }, 'mind.adjusters.archetype returned NaN for tool kg_query (expected a number)'],
+    [{ archetype: () => undefined as unknown as number }, 'mind.adjusters.archetype returned undefined for tool kg_query (expected a number)'],
+    [{ plan: () => Number.POSITIVE_INFINITY }, 'mind.adjusters.plan returned Infinity for tool kg_query (expected a finite number or undefined)'],
+    [{ plan: () => '0.2' as unknown as number }, 'mind.adjusters.plan returned "0.2" for tool kg_query (expected a finite number or undefined)'],
+  ];
+  for (const [adjusters, message] of cases) {
+    const mind = new Mind({ tools: builtinTools() });
+    mind.adjusters = { ...mind.adjusters, ...adjusters };
+    t.throws(() => candidatesFor(mind, 'Find moons of Mars'), { instanceOf: TypeError, message });
+  }
+  const clamped = new Mind({ tools: builtinTools() });
+  clamped.adjusters = { ...clamped.adjusters, archetype: () => Number.POSITIVE_INFINITY };
+  t.true(candidatesFor(clamped, 'Find moons of Mars').candidates.every((c) => c.parts.archetype === 0.07), 'an archetype bias is clamped to ±0.07');
+});
