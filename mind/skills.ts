@@ -10,9 +10,12 @@
  * equals): the highest-priority proposal wins, then every verifier sees the
  * action as the verifiers before it left it, until one rejects. A skill that
  * throws is isolated: the error is reported and the other skills carry on.
+ * So is one that proposes or substitutes an input that is not JSON (a
+ * BigInt, a circular structure): the input is left as it was.
  */
 import { describeValue, showValue } from './describeValue.js';
 import type { Goal } from './goals.js';
+import { jsonProblem } from './jsonProblem.js';
 import { isPromiseMisuse, promiseMisuseMessage } from './promiseMisuse.js';
 import type { Mind } from './mind.js';
 
@@ -138,6 +141,11 @@ export class SkillRegistry {
         review.errors.push({ skill: skill.name, phase: 'propose', message: promiseMisuseMessage('propose', 'the input (or undefined)') });
         continue;
       }
+      const notJson = proposed.ok && proposed.value !== undefined ? jsonProblem(proposed.value) : undefined;
+      if (notJson !== undefined) {
+        review.errors.push({ skill: skill.name, phase: 'propose', message: `${INPUT_MUST_BE_JSON}${notJson}; the input is left as it was` });
+        continue;
+      }
       if (proposed.ok && proposed.value !== undefined) {
         review.action = { ...review.action, input: proposed.value };
         review.changes.push({ skill: skill.name, kind: 'propose', reason: 'proposed the input' });
@@ -153,7 +161,10 @@ export class SkillRegistry {
         review.rejected = { skill: skill.name, reason: reasonOf(v) };
         break;
       }
-      if (v?.verdict === 'replace') {
+      const notJson = v?.verdict === 'replace' ? jsonProblem(v.input) : undefined;
+      if (notJson !== undefined) {
+        review.errors.push({ skill: skill.name, phase: 'verify', message: `${INPUT_MUST_BE_JSON}${notJson}; the input is left as it was` });
+      } else if (v?.verdict === 'replace') {
         review.action = { ...review.action, input: v.input };
         review.changes.push({ skill: skill.name, kind: 'replace', reason: reasonOf(v) });
       } else if (v?.verdict !== 'approve') {
@@ -163,6 +174,8 @@ export class SkillRegistry {
     return review;
   }
 }
+
+const INPUT_MUST_BE_JSON = 'the input must be JSON (it is recorded in the decision event and the store), but ';
 
 /** Why a verify result is not a verdict; a promise (an async verify) is said to be one, and its outcome ignored. */
 function notAVerdict(value: unknown): string {

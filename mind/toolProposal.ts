@@ -3,7 +3,10 @@
  * (a {@link ToolFailure} naming it, transient), never a bug of the cycle: no
  * tool has run yet, so there is nothing to roll back. So is a `propose` that
  * returns a promise (an async function): the input must be there at once.
+ * And so is an input that is not JSON (a BigInt, a cycle of references):
+ * the decision event, the store and the loop detector all serialise it.
  */
+import { jsonProblem } from './jsonProblem.js';
 import { isPromiseMisuse, promiseMisuseMessage } from './promiseMisuse.js';
 import { ToolFailure, type Tool, type ToolContext } from './tool.js';
 
@@ -15,5 +18,7 @@ export function proposeInput(tool: Tool, context: ToolContext): unknown {
     throw new ToolFailure(tool.name, `propose failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   if (isPromiseMisuse(input)) throw new ToolFailure(tool.name, `propose failed: ${promiseMisuseMessage('propose', 'the input')}`);
+  const problem = jsonProblem(input);
+  if (problem !== undefined) throw new ToolFailure(tool.name, `propose failed: the input must be JSON (it is recorded in the decision event and the store), but ${problem}`);
   return input;
 }
