@@ -3,9 +3,10 @@
  * tool) when it stops. When `runtime.abandon$` emits, the pass's
  * subscription is cut (its late result is discarded) and a pass reporting
  * the abandonment takes its place: the events the pass recorded before it
- * waited on a tool (its observation, decision, …: the mind keeps what they
- * report), then a transient `error` event naming the tool it waited on
- * (`runtime.waitingOn`), if it was a tool. A pass whose
+ * waited (its goal, observation, decision, …: the mind keeps what they
+ * report), whether on a tool or on the cycle operator, then a transient
+ * `error` event naming the tool it waited on (`runtime.waitingOn`), if it
+ * was a tool. A pass whose
  * synchronous part finishes it is never affected (and never listens).
  *
  *   pass:                 --~~~~~~~~c--|    (waiting on a tool)
@@ -39,13 +40,14 @@ export function abandonable(runtime: Runtime, signal: Signal): OperatorFunction<
     });
 }
 
-/** The pass that reports a pass abandoned while it waited (on a tool, named, or on a stage's promise), because the run stopped. */
+/** The pass that reports a pass abandoned while it waited (on a tool, named, or on the cycle operator: a stage's promise, an operator that has not emitted), because the run stopped. */
 function abandonedPass(runtime: Runtime, signal: Signal): Cycle {
   const waited = runtime.waitingOn;
-  // What the pass recorded before it waited (its decision, …) stands: the mind kept it.
-  const cycle: Cycle = { signal, events: [...(waited?.events ?? [])] };
+  // What the pass recorded before it waited (its goal, its decision, …) stands: the mind kept it.
+  const cycle: Cycle = { signal, events: [...(waited?.events ?? runtime.currentPass?.events ?? [])] };
   runtime.waitingOn = undefined;
-  const on = waited ? `tool ${waited.tool} (for goal ${waited.goalId})` : 'a stage (its promise)';
+  runtime.currentPass = undefined;
+  const on = waited ? `tool ${waited.tool} (for goal ${waited.goalId})` : "the cycle operator (a stage's promise, or an operator that has not emitted)";
   record(runtime, cycle, 'error', {
     severity: 'transient',
     message: `abandoned: the run stopped while the pass was waiting on ${on}; its result is discarded`,

@@ -33,8 +33,10 @@ export function feedback(runtime: Runtime, cycleOp: OperatorFunction<Cycle, Cycl
 export function feedbackChain(runtime: Runtime, cycleOp: OperatorFunction<Cycle, Cycle>, options: FeedbackOptions = {}): (signal: Signal) => Observable<Cycle> {
   const maxDepth = options.maxDepth ?? runtime.config.maxDepth;
   const run = passRunner(runtime, cycleOp);
+  /** A pass's cycle, begun: the runtime's current pass. */
+  const begin = (signal: Signal): Cycle => (runtime.currentPass = beginCycle(runtime, signal));
   // The checkpoint is taken when a pass is subscribed to, i.e. when the previous pass has finished.
-  const pass = (signal: Signal): Observable<Cycle> => new Observable<Cycle>((subscriber) => run(beginCycle(runtime, signal), subscriber));
+  const pass = (signal: Signal): Observable<Cycle> => new Observable<Cycle>((subscriber) => run(begin(signal), subscriber));
   const followUpOf = (done: Cycle): Observable<Cycle> => {
     const followUp = done.followUp;
     if (!followUp) return EMPTY;
@@ -43,7 +45,7 @@ export function feedbackChain(runtime: Runtime, cycleOp: OperatorFunction<Cycle,
   };
   const expandFollowUps = expand(followUpOf);
   const continueWith = (done: Cycle, subscriber: Subscriber<Cycle>) => expandFollowUps(followUpOf(done)).subscribe(subscriber);
-  return (signal) => new Observable<Cycle>((subscriber) => run(beginCycle(runtime, signal), new FirstPass(subscriber, continueWith)));
+  return (signal) => new Observable<Cycle>((subscriber) => run(begin(signal), new FirstPass(subscriber, continueWith)));
 }
 
 /** Where a signal's first pass goes: its cycle on to the chain, which then continues with the follow-ups when the pass asked for feedback. */

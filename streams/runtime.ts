@@ -32,6 +32,8 @@ export interface Runtime {
   readonly abandon$: Subject<void>;
   /** The tool the pass in flight waits on, while it does (act sets it), and the events that pass recorded: a pass abandoned meanwhile names the tool and keeps them. */
   waitingOn: { tool: string; goalId: string; events: readonly Draft[] } | undefined;
+  /** The pass begun last (feedback sets it): one abandoned while it waits on anything else than a tool (a stage's promise, an operator of the cycle) keeps the events it recorded. */
+  currentPass?: Cycle;
   /** True while a recording is re-run (replay, crash recovery): tools must not act on the world again (see `ToolContext.replaying`). */
   readonly replaying: boolean;
 }

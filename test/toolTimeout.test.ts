@@ -1,5 +1,5 @@
 import test from 'ava';
-import { pipe, VirtualTimeScheduler } from 'rxjs';
+import { NEVER, pipe, switchMap, VirtualTimeScheduler } from 'rxjs';
 import { stage } from '../operators/stage.js';
 import type { ToolOutput } from '../mind/tool.js';
 import { AgentConfig, type AgentConfigInput } from '../streams/config.js';
@@ -81,8 +81,27 @@ test('a pass abandoned while a stage of a custom cycle waits names no tool, even
   agent.stop('SIGTERM');
   await drain(scheduler);
   const abandoned = events.at(-2) as Extract<AgentEvent, { kind: 'error' }>;
-  t.like(abandoned, { kind: 'error', message: 'abandoned: the run stopped while the pass was waiting on a stage (its promise); its result is discarded' });
+  t.like(abandoned, { kind: 'error', message: "abandoned: the run stopped while the pass was waiting on the cycle operator (a stage's promise, or an operator that has not emitted); its result is discarded" });
   t.false('tool' in abandoned);
+  // What the pass recorded before it waited is reported, as for a pass waiting on a tool.
+  t.deepEqual(events.slice(-5, -2).map((e) => `${e.kind}@${e.cycle}`), ['observation@2', 'orientation@2', 'decision@3']);
+});
+
+test('a pass abandoned while an operator of a custom cycle holds it keeps the events it recorded: the goal it took in is reported', async (t) => {
+  const scheduler = new VirtualTimeScheduler();
+  const agent = createTestAgent(scheduler, { cycle: (s) => pipe(s.observe, s.orient, s.decide, switchMap(() => NEVER), s.act) });
+  const events: AgentEvent[] = [];
+  const events$ = agent.run({ inputs: [], keepAlive: true });
+  events$.subscribe((e) => events.push(e));
+  events$.connect();
+  agent.inject({ type: 'goal', description: 'Find moons of Mars' });
+  await drain(scheduler);
+  agent.stop('SIGTERM');
+  await drain(scheduler);
+  // The goal's pass, then the driver's tick queued behind it: each is abandoned with what it recorded.
+  t.deepEqual(events.map((e) => e.kind), ['session', 'perceived', 'goal', 'error', 'observation', 'orientation', 'decision', 'error', 'session']);
+  t.like(events[2], { kind: 'goal', goalId: 'goal-1', change: 'added' });
+  t.like(events[3], { kind: 'error', signalType: 'goal', message: "abandoned: the run stopped while the pass was waiting on the cycle operator (a stage's promise, or an operator that has not emitted); its result is discarded" });
 });
 
 test('toolTimeoutMs defaults to 30 s and is capped like the other periods', (t) => {
