@@ -13,7 +13,8 @@ import { createAgent, type Agent, type AgentOptions } from './createAgent.js';
 import { beginCycle } from './cycle.js';
 import type { AgentEvent, Draft } from './events.js';
 import { knowledgeAndGoals } from './program.js';
-import type { CommandName } from './signals.js';
+import type { Signal } from './signals.js';
+import { unknownCommand } from './validateSignal.js';
 
 export interface LocalAgentOptions {
   config: AgentConfig;
@@ -43,10 +44,18 @@ export async function runLocalAgent(options: LocalAgentOptions): Promise<Agent> 
   return agent;
 }
 
-/** Runs one command on an agent that is not running (as its `command` signal would), returning its result and events. */
-export function runCommand(agent: Agent, command: CommandName): { result: string; events: Draft[] } {
+/**
+ * Runs one command on an agent that is not running (as its `command` signal
+ * would), a built-in one or one the agent was given (`AgentOptions.commands`),
+ * returning its result and events; a name the agent has no handler for
+ * throws, naming the accepted ones, as a command signal naming it is rejected.
+ */
+export function runCommand(agent: Agent, command: string): { result: string; events: Draft[] } {
   const { runtime } = agent;
-  const cycle = beginCycle(runtime, { type: 'command', command, depth: 0, meta: { source: 'cli' }, at: runtime.now() });
+  const signal: Signal = { type: 'command', command, depth: 0, meta: { source: 'cli' }, at: runtime.now() };
+  const unknown = unknownCommand(signal, runtime.commands);
+  if (unknown) throw new Error(`runCommand: ${unknown}`);
+  const cycle = beginCycle(runtime, signal);
   intake(runtime, cycle);
   const reported = cycle.events.find((e): e is Draft<'command'> => e.kind === 'command');
   return { result: reported?.result ?? '', events: cycle.events };

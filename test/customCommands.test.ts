@@ -1,5 +1,7 @@
 import test from 'ava';
+import { createAgent } from '../streams/createAgent.js';
 import type { AgentEvent } from '../streams/events.js';
+import { runCommand } from '../streams/localAgent.js';
 import { agentEvents, createTestAgent, createTestScheduler, stimulus } from '../streams/testing.js';
 
 /** Lines as stdin delivers them, through an agent with a custom `hello` command. */
@@ -42,4 +44,11 @@ test('a structured command value is checked the same way: without a store, save 
   });
   t.like(events.find((e) => e.kind === 'command'), { command: 'hello', result: 'hi' });
   t.regex((events.find((e) => e.kind === 'rejected') as { reason: string }).reason, /^invalid command signal: command: Invalid option "save": expected one of .*"hello" \(save needs a store: ooda run --db FILE, or Persistence\.agentOptions in code\)$/);
+});
+
+test('runCommand runs the agent’s own commands too, and refuses a name it has no handler for, naming the accepted ones', (t) => {
+  const agent = createAgent({ commands: [['hello', (runtime) => `hello at cycle ${runtime.mind.cycle}`]], config: { heartbeatMs: 0 } });
+  t.like(runCommand(agent, 'hello'), { result: 'hello at cycle 0' });
+  t.like(runCommand(agent, 'hello').events.find((e) => e.kind === 'command'), { kind: 'command', command: 'hello', result: 'hello at cycle 0' });
+  t.throws(() => runCommand(agent, 'helo'), { message: /^runCommand: invalid command signal: command: Invalid option "helo": expected one of .*"hello"/ });
 });
