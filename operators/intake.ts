@@ -11,6 +11,9 @@
  * oldest one; each emits a `question` event and the goal resumes. An input
  * whose `replyTo` names no pending question is kept as plain input, with a
  * `warning` event naming the id and the pending questions.
+ *
+ * A cycle's signal is taken in once: intake on a cycle that has been taken in
+ * does nothing (a custom cycle with observe twice adds its goal once).
  */
 import { answerQuestion, expireQuestions } from '../mind/questionAnswers.js';
 import { invokeCommand } from '../streams/commandTable.js';
@@ -20,6 +23,8 @@ import { EXTERNAL_SIGNAL_TYPES } from '../streams/signals.js';
 import { recordGoalChanges } from './changeEvents.js';
 
 export function intake(runtime: Runtime, cycle: Cycle): void {
+  if (takenIn.has(cycle)) return;
+  takenIn.add(cycle);
   const { mind } = runtime;
   const signal = cycle.signal;
   const at = runtime.now();
@@ -113,3 +118,11 @@ export function intake(runtime: Runtime, cycle: Cycle): void {
 }
 
 const EXTERNAL: ReadonlySet<string> = new Set(EXTERNAL_SIGNAL_TYPES);
+
+/** The cycles whose signal has been taken in (weakly held): a cycle that observes twice takes its signal in once. */
+const takenIn = new WeakSet<Cycle>();
+
+/** Whether {@link intake} has taken the cycle's signal in. */
+export function isTakenIn(cycle: Cycle): boolean {
+  return takenIn.has(cycle);
+}

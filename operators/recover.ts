@@ -27,6 +27,7 @@ import { notACycle, record, type Cycle } from '../streams/cycle.js';
 import type { Runtime } from '../streams/runtime.js';
 import { recordOutcome } from './act.js';
 import { recordPlanChanges } from './changeEvents.js';
+import { intake, isTakenIn } from './intake.js';
 import { fusedSteps, runSteps } from './stage.js';
 
 export interface RecoverOptions {
@@ -75,10 +76,10 @@ export function passRunner(runtime: Runtime, cycleOp: OperatorFunction<Cycle, Cy
       } catch (error) {
         return finish(outcome, recoverFrom(runtime, cycle, error, options));
       }
-      if (!(out instanceof Promise)) return finish(outcome, guard.ended(out));
+      if (!(out instanceof Promise)) return finish(outcome, guard.ended(cycle, out));
       // An abandoned pass ends where it waited: no recovery, no follow-up.
       out.then(
-        (done) => outcome.closed || finish(outcome, guard.ended(done)),
+        (done) => outcome.closed || finish(outcome, guard.ended(cycle, done)),
         (error: unknown) => outcome.closed || finish(outcome, recoverFrom(runtime, cycle, error, options)),
       );
     };
@@ -103,13 +104,13 @@ export function passRunner(runtime: Runtime, cycleOp: OperatorFunction<Cycle, Cy
       },
       error: (error: unknown) => finish(outcome, recoverFrom(runtime, cycle, error, options)),
       complete: () => {
-        if (!emitted) return finish(outcome, guard.ended(guard.dropped(cycle)));
+        if (!emitted) return finish(outcome, guard.ended(cycle, guard.dropped(cycle)));
         const problem = notACycle(done);
         if (problem !== undefined) {
           const error = new TypeError(`the cycle operator emitted ${problem}, not a cycle: each operator in it passes on the cycle it was given`);
           return finish(outcome, recoverFrom(runtime, cycle, error, options));
         }
-        finish(outcome, guard.ended(repeated ? guard.repeated(done!) : done!));
+        finish(outcome, guard.ended(cycle, repeated ? guard.repeated(done!) : done!));
       },
     });
   };
@@ -128,8 +129,17 @@ class PassGuard {
   private warnedDropped = false;
   private warnedRepeated = false;
   private warnedUndecided = false;
+  private warnedIntake = false;
 
   constructor(private readonly runtime: Runtime) {}
+
+  private takeIn(cycle: Cycle): void {
+    intake(this.runtime, cycle);
+    if (this.warnedIntake || cycle.signal.type === 'tick') return;
+    this.warnedIntake = true;
+    const message = `the cycle operator did not take this ${cycle.signal.type} signal in (it has no observe stage, or dropped the pass before it): it was taken in as the pass ended, and so will later ones be, without another warning`;
+    record(this.runtime, cycle, 'warning', { message });
+  }
 
   dropped(cycle: Cycle): Cycle {
     if (this.warnedDropped) return cycle;
@@ -147,7 +157,9 @@ class PassGuard {
     return cycle;
   }
 
-  ended(cycle: Cycle): Cycle {
+  /** The pass as it ends; its signal taken in first if the cycle operator did not (it has no observe, or dropped the pass before it). */
+  ended(entering: Cycle, cycle: Cycle): Cycle {
+    if (!isTakenIn(entering) && !isTakenIn(cycle)) this.takeIn(cycle);
     if (cycle.decision !== undefined || cycle.signal.type !== 'tick' || this.warnedUndecided || !this.runtime.mind.goals.hasActive()) return cycle;
     this.warnedUndecided = true;
     const message = 'a driver tick ended without a decision while a goal is active (does the cycle operator leave out or filter out decide?): the driver waits for the next signal instead of ticking on';

@@ -104,3 +104,16 @@ test('a custom cycle that passes on something other than the cycle (a map or sta
     t.like(events.at(-1), { kind: 'session', state: 'stopped' }, name);
   }
 });
+
+test('a custom cycle without observe (or with it twice) takes each signal in once: the goal is perceived and added, with one warning the first time', (t) => {
+  const without = runBounded({ config: { maxCycles: 3 }, cycle: (s) => pipe(s.orient, s.decide, s.act) });
+  t.deepEqual(without.filter((e) => e.kind === 'perceived' || e.kind === 'goal').map((e) => e.kind), ['perceived', 'goal']);
+  t.like(without.find((e) => e.kind === 'goal'), { goalId: 'goal-1', change: 'added', description: 'Find the moons of Jupiter' });
+  t.is(
+    warnings(without)[0],
+    'the cycle operator did not take this goal signal in (it has no observe stage, or dropped the pass before it): it was taken in as the pass ended, and so will later ones be, without another warning',
+  );
+  const twice = runBounded({ config: { maxCycles: 3 }, cycle: (s) => pipe(s.observe, s.observe, s.orient, s.decide, s.act) });
+  t.deepEqual(twice.filter((e) => e.kind === 'goal' && e.change === 'added').map((e) => e.kind === 'goal' && e.goalId), ['goal-1'], 'one goal, not two');
+  t.deepEqual(warnings(twice), []);
+});
