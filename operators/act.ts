@@ -32,7 +32,8 @@ export function act(runtime: Runtime): OperatorFunction<Cycle, Cycle> {
 /** The function behind {@link act}: synchronous unless the tool is asynchronous. */
 export function actStage(runtime: Runtime, cycle: Cycle): Cycle | Promise<Cycle> {
   const decision = cycle.decision;
-  if (!decision || !cycle.goal) return cycle;
+  // Acted already (act twice in a custom cycle): a tool runs once per pass.
+  if (!decision || !cycle.goal || cycle.outcome) return cycle;
   if (cycle.veto !== undefined) return finish(runtime, cycle, decision, { kind: 'vetoed', reason: cycle.veto });
   let output: ToolOutput | Promise<ToolOutput>;
   try {

@@ -24,7 +24,8 @@ export function decide(runtime: Runtime): OperatorFunction<Cycle, Cycle> {
 
 /** The function behind {@link decide}. */
 export function decideStage(runtime: Runtime, cycle: Cycle): Cycle {
-  if (!cycle.orientation) return cycle;
+  // Decided already (decide twice in a custom cycle): one decision, one cycle, per pass.
+  if (!cycle.orientation || cycle.decision !== undefined) return cycle;
   const decision = decideTool(runtime.mind, cycle.orientation, toolContext(runtime, cycle.orientation.goal));
   cycle.decision = decision;
   if (decision) recordDecision(runtime, cycle, decision);

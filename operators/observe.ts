@@ -24,7 +24,8 @@ export function observe(runtime: Runtime): OperatorFunction<Cycle, Cycle> {
 export function observeStage(runtime: Runtime, cycle: Cycle): Cycle {
   intake(runtime, cycle);
   const { mind } = runtime;
-  if (!CYCLE_SIGNAL_TYPES.has(cycle.signal.type) || mind.paused || mind.cycle >= runtime.config.maxCycles) return cycle;
+  // Observed already (observe twice in a custom cycle): once per pass.
+  if (cycle.observation || !CYCLE_SIGNAL_TYPES.has(cycle.signal.type) || mind.paused || mind.cycle >= runtime.config.maxCycles) return cycle;
   const goal = mind.goals.focus();
   if (!goal) return cycle;
   const observation = observeGoal(mind, goal, runtime.now());

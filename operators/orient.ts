@@ -19,7 +19,8 @@ export function orient(runtime: Runtime): OperatorFunction<Cycle, Cycle> {
 
 /** The function behind {@link orient}. */
 export function orientStage(runtime: Runtime, cycle: Cycle): Cycle {
-  if (!cycle.observation) return cycle;
+  // Oriented already (orient twice in a custom cycle): once per pass.
+  if (!cycle.observation || cycle.orientation) return cycle;
   const orientation = orientGoal(runtime.mind, cycle.observation);
   cycle.orientation = orientation;
   record(runtime, cycle, 'orientation', {

@@ -117,3 +117,18 @@ test('a custom cycle without observe (or with it twice) takes each signal in onc
   t.deepEqual(twice.filter((e) => e.kind === 'goal' && e.change === 'added').map((e) => e.kind === 'goal' && e.goalId), ['goal-1'], 'one goal, not two');
   t.deepEqual(warnings(twice), []);
 });
+
+test('a custom cycle with a stage twice runs it once per pass: one observation, orientation and decision, and the tool runs once', (t) => {
+  let runs = 0;
+  const counted = builtinTools().map((tool): Tool => ({ ...tool, execute: (input, ctx) => (runs++, tool.execute(input, ctx)) }));
+  const events = runBounded({
+    mind: new Mind({ tools: counted }),
+    config: { maxCycles: 3 },
+    cycle: (s) => pipe(s.observe, s.observe, s.orient, s.orient, s.decide, s.decide, s.act, s.act),
+  });
+  const count = (kind: string) => events.filter((e) => e.kind === kind).length;
+  t.deepEqual([count('observation'), count('orientation'), count('decision'), count('action')], [3, 3, 3, 3]);
+  t.is(runs, 3, 'one tool run per cycle');
+  t.deepEqual(events.filter((e) => e.kind === 'decision').map((e) => e.cycle), [1, 2, 3], 'one cycle per decision');
+  t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'max cycles reached', cycles: 3 });
+});
