@@ -82,6 +82,7 @@ import { enterPass, reportEnterErrors } from './enterHook.js';
 import type { AgentEvent, Draft } from './events.js';
 import { admitInjected } from './injection.js';
 import { isObject } from './isObject.js';
+import { claimMind } from './liveMinds.js';
 import { planningCommands } from './planningCommands.js';
 import { createRuntime, type Runtime } from './runtime.js';
 import { CYCLE_SIGNAL_TYPES, type InjectableSignal, type Signal, type Stimulus } from './signals.js';
@@ -98,7 +99,8 @@ export interface Agent {
    * every sink, then call `connect()`.
    *
    * One run at a time: a run lasts from `run()` until its stream completes
-   * (or its connection is unsubscribed), and calling `run()` meanwhile throws.
+   * (or its connection is unsubscribed), and calling `run()` meanwhile throws;
+   * so does running another agent given the same `mind` meanwhile.
    * A later run continues the session where the last one ended: its events'
    * `seq` follow the last one's, and the mind (cycle count, goals, memory) is
    * as it was left, with the default watchers' state (loop-detection windows,
@@ -222,6 +224,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
           "stop it (agent.stop()) and call run() again once its stream has completed, or create another agent to run at the same time",
       );
     }
+    const releaseMind = claimMind(mind, session);
     running = true;
     let ended = false;
     // Replayed: a run halted before it is connected subscribes to it afterwards.
@@ -294,6 +297,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
     const end = (): void => {
       ended = true;
       running = false;
+      releaseMind();
       halt('event stream unsubscribed');
     };
     const halt = (reason: string): boolean => {

@@ -1,6 +1,8 @@
 import test from 'ava';
 import { NEVER, VirtualTimeScheduler } from 'rxjs';
+import { Mind } from '../mind/mind.js';
 import type { ToolOutput } from '../mind/tool.js';
+import { builtinTools } from '../mind/tools/index.js';
 import type { Agent } from '../streams/createAgent.js';
 import type { AgentEvent } from '../streams/events.js';
 import type { InjectableSignal } from '../streams/signals.js';
@@ -28,6 +30,21 @@ test('a second run() while one is live throws, and the live run is unharmed', (t
   t.like(first.events.at(-1), { kind: 'session', state: 'stopped', reason: 'max cycles reached', cycles: 2 });
   agent.run();
   t.throws(() => agent.run(), { message: /already running/ }, 'a run not yet connected is live too');
+});
+
+test('two agents cannot run one mind at the same time: the second run() throws, naming the session that holds it; one after the other is fine', (t) => {
+  const scheduler = new VirtualTimeScheduler();
+  const mind = new Mind({ tools: builtinTools() });
+  const first = createTestAgent(scheduler, { mind, session: 'first', config: { maxCycles: 2 } });
+  const second = createTestAgent(scheduler, { mind, session: 'second', config: { maxCycles: 4 } });
+  const running = start(first);
+  t.throws(() => second.run(), { message: /^this mind is being run by another agent \(session "first"\) right now: two agents cannot run one mind at the same time/ });
+  first.inject(goal('Find moons of Mars'));
+  scheduler.flush();
+  t.like(running.events.at(-1), { kind: 'session', state: 'stopped', reason: 'max cycles reached', cycles: 2 });
+  const next = start(second);
+  scheduler.flush();
+  t.like(next.events.at(-1), { kind: 'session', session: 'second', state: 'stopped', reason: 'max cycles reached', cycles: 4 });
 });
 
 test('a run after a finished one continues the session: seq after the last event, cycles where they were', (t) => {
