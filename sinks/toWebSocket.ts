@@ -8,7 +8,8 @@
  *
  * A client that connects late first receives a snapshot (`snapshot()`, when
  * given, stamped with the `seq` of the last event published so far) and then
- * the last `replay` events as one array frame.
+ * the last `replay` events as one array frame. A `snapshot()` that throws
+ * gets the client an `error` message instead (`snapshot failed: …`).
  *
  * Slow consumers: before an event is queued for a client, its queued bytes
  * ({@link WsClient.queuedBytes}: the socket's `bufferedAmount`, less a
@@ -24,7 +25,7 @@
  */
 import type { Observer } from 'rxjs';
 import type { AgentEvent, EventKind } from '../streams/events.js';
-import { CLOSE_SLOW_CONSUMER } from '../streams/wsProtocol.js';
+import { CLOSE_SLOW_CONSUMER, type Snapshot } from '../streams/wsProtocol.js';
 import { eventJson } from './eventJson.js';
 import type { WsClient, WsServer } from './wsServer.js';
 import { streamFailure } from './streamFailure.js';
@@ -91,7 +92,7 @@ export function toWebSocket(server: WsServer, options: WebSocketSinkOptions = {}
   };
 
   server.onConnection((client) => {
-    if (options.snapshot) client.reply(lastSeq === undefined ? options.snapshot() : { ...options.snapshot(), seq: lastSeq });
+    if (options.snapshot) sendSnapshot(client, options.snapshot, lastSeq);
     const missed = recent.filter((e) => client.wants(e.kind)).map((e) => e.text);
     if (missed.length > 0) {
       client.send(`[${missed.join(',')}]`);
@@ -141,4 +142,16 @@ export function toWebSocket(server: WsServer, options: WebSocketSinkOptions = {}
     },
     stats: () => ({ clients: outboxes.size, events, frames, dropped }),
   };
+}
+
+/** Sends a client the snapshot; one that throws is an error reply to that client (the events follow without it), never an exception in the server. */
+function sendSnapshot(client: WsClient, snapshot: () => Snapshot, lastSeq: number | undefined): void {
+  let message: Snapshot;
+  try {
+    message = snapshot();
+  } catch (error) {
+    client.reply({ type: 'error', error: `snapshot failed: ${error instanceof Error ? error.message : String(error)}; the events follow without it` });
+    return;
+  }
+  client.reply(lastSeq === undefined ? message : { ...message, seq: lastSeq });
 }

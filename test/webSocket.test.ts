@@ -303,6 +303,29 @@ test('a client gets a keepalive as it connects, after the snapshot, saying the i
   }
 });
 
+test('a snapshot option that throws gets the connecting client an error message, then the events; the server and the other clients go on', async (t) => {
+  const server = await WsServer.listen({ port: 0, token: TOKEN, keepaliveMs: 0 });
+  t.teardown(() => server.close());
+  const events$ = new Subject<AgentEvent>();
+  let snapshots = 0;
+  const snapshot = () => {
+    if (snapshots++ === 0) throw new Error('extension state unreadable');
+    return { type: 'snapshot' as const, session: 's', cycle: 0, paused: false, goals: [], memory: { size: 0, capacity: 100, pressure: 0, recent: [] }, decisions: [], episodes: 0, facts: 0 };
+  };
+  events$.subscribe(toWebSocket(server, { snapshot }));
+  const first = client(t, server.wsUrl);
+  await first.ready;
+  await until(() => first.messages.length >= 1, 'the error reply');
+  t.deepEqual(first.messages[0], { type: 'error', error: 'snapshot failed: extension state unreadable; the events follow without it' });
+  const second = client(t, server.wsUrl);
+  await second.ready;
+  await until(() => second.messages.length >= 1, 'the snapshot');
+  t.like(second.messages[0], { type: 'snapshot', session: 's' });
+  events$.next({ kind: 'heartbeat', seq: 1, session: 's', cycle: 0, at: 0, beat: 1 } as AgentEvent);
+  await until(() => first.events.length === 1 && second.events.length === 1, 'the event at both clients');
+  t.is(first.closed, undefined);
+});
+
 test('when the agent stops, clients are closed with 1001 and the server closes', async (t) => {
   const { program, server } = await startLive(t, []);
   const c = client(t, server.wsUrl);
