@@ -162,12 +162,15 @@ export class Persistence {
   /**
    * Binds the agent before its run is connected: restores the mind when
    * resuming, records the session row and the state it starts from, and
-   * subscribes the sink to the events.
+   * subscribes the sink to the events. A restore that fails (a mind
+   * extension that cannot load its saved state) throws, naming it, and
+   * binds nothing.
    */
   attach(agent: Agent, events$: Observable<AgentEvent>): void {
+    // A mind that cannot take the stored state (an extension that cannot load its part) throws here, before the session is bound: nothing of it is written, and close() then only closes the store.
+    if (this.restored !== undefined) agent.mind.restore(this.restored);
     this.agent = agent;
     this.queryTables = new QueryTables(agent.session);
-    if (this.restored !== undefined) agent.mind.restore(this.restored);
     const now = agent.runtime.now();
     this.sink.insert('sessions', {
       id: agent.session,
@@ -226,6 +229,7 @@ export class Persistence {
   }
 
   private onEnter(entering: Entering): Entering | undefined {
+    if (!this.agent) throw new Error('the session records nothing: Persistence.attach has not bound the agent (it was not called, or it failed)');
     // The mark of the signal taken in past max cycles is kept, for a replay to warn at the same pass (see Entering).
     const pastMaxCycles = entering.pastMaxCycles ? { pastMaxCycles: true as const } : {};
     if ('rejected' in entering) {
@@ -234,7 +238,7 @@ export class Persistence {
       this.recordSignal(at, 'rejected', { source, line, reason, preview, ...pastMaxCycles });
       return;
     }
-    const now = this.agent!.runtime.now();
+    const now = this.agent.runtime.now();
     const signal = entering.signal;
     let snapshotFailed: string | undefined;
     if (signal.type === 'command' && signal.command === 'save') snapshotFailed = this.trySnapshot('save command');
