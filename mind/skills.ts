@@ -16,6 +16,7 @@
 import { describeValue, showValue } from './describeValue.js';
 import type { Goal } from './goals.js';
 import { jsonProblem } from './jsonProblem.js';
+import { isObjectLiteral } from './objectLiteral.js';
 import { isPromiseMisuse, promiseMisuseMessage } from './promiseMisuse.js';
 import type { Mind } from './mind.js';
 
@@ -55,6 +56,9 @@ export interface Skill {
 
 export const DEFAULT_SKILL_PRIORITY = 10;
 
+/** The keys a skill takes. */
+const SKILL_KEYS: readonly string[] = ['name', 'priority', 'trigger', 'propose', 'verify'] satisfies (keyof Skill)[];
+
 /** The outcome of running the skills over one action. */
 export interface SkillReview {
   /** The action after proposals and replacements. */
@@ -75,13 +79,25 @@ export class SkillRegistry {
     for (const skill of skills) this.register(skill);
   }
 
-  /** Adds a skill; a second skill with the same name is an error. */
+  /**
+   * Adds a skill; a second skill with the same name is an error, and so is a
+   * definition that is not one: a name that is no non-empty string, a
+   * `propose` or `verify` that is no function, or (in an object literal) a key
+   * a skill does not take, such as a misspelt `verfy`, which would never verify.
+   */
   register(skill: Skill): this {
-    if (!skill.name) throw new Error('a skill needs a name');
+    if (typeof skill.name !== 'string' || skill.name.trim() === '') throw new Error(`a skill needs a name (a non-empty string, got ${describeValue(skill.name)})`);
     if (this.skills.some((s) => s.name === skill.name)) throw new Error(`skill "${skill.name}" is already registered`);
     if (typeof skill.trigger !== 'function') throw new Error(`skill "${skill.name}" needs a trigger(ctx) function`);
     if (skill.priority !== undefined && !Number.isFinite(skill.priority)) {
       throw new Error(`skill "${skill.name}": priority must be a finite number (got ${describeValue(skill.priority)})`);
+    }
+    for (const hook of ['propose', 'verify'] as const) {
+      if (skill[hook] !== undefined && typeof skill[hook] !== 'function') throw new Error(`skill "${skill.name}": ${hook} must be a function (got ${describeValue(skill[hook])})`);
+    }
+    const unknown = isObjectLiteral(skill) ? Object.keys(skill).filter((key) => !SKILL_KEYS.includes(key)) : [];
+    if (unknown.length > 0) {
+      throw new Error(`skill "${skill.name}": unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((key) => JSON.stringify(key)).join(', ')} (a skill takes ${SKILL_KEYS.join(', ')})`);
     }
     this.skills.push(skill);
     this.ordered = undefined;

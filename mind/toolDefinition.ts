@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import { describeValue } from './describeValue.js';
 import { issueMessage } from './issueMessage.js';
+import { isObjectLiteral } from './objectLiteral.js';
 import type { Tool } from './tool.js';
 
 /** The danger levels, least to most dangerous. */
@@ -75,13 +76,6 @@ function takenKeys(tool: unknown, inScoring: boolean): string {
   const kind = (tool as { scoring: { kind: string } }).scoring.kind;
   const scoring = ToolScoringShape.options.find((option) => option.shape.kind.value === kind)!;
   return `a ${kind} scoring takes ${Object.keys(scoring.shape).join(', ')}`;
-}
-
-/** Whether a value was written as an object literal (not an instance of a class). */
-function isObjectLiteral(value: unknown): boolean {
-  if (value === null || typeof value !== 'object') return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
 }
 
 /** How a tool is named in an error: its name, or (without a usable one) its description. */

@@ -226,3 +226,24 @@ test('a verdict that gives no reason still counts, said to give none; a priority
     });
   }
 });
+
+test('a skill definition that is not one is refused as it is registered, naming the skill and the problem: a misspelt verify would never verify', (t) => {
+  const cases: [unknown, string][] = [
+    [{ name: 'guard', trigger: () => true, verfy: () => ({ verdict: 'reject', reason: 'no' }) }, 'skills[0]: skill "guard": unknown key "verfy" (a skill takes name, priority, trigger, propose, verify)'],
+    [{ name: 'guard', trigger: () => true, verify: 42 }, 'skills[0]: skill "guard": verify must be a function (got 42)'],
+    [{ name: 'guard', trigger: () => true, propose: 'moons' }, 'skills[0]: skill "guard": propose must be a function (got "moons")'],
+    [{ name: 42, trigger: () => true }, 'skills[0]: a skill needs a name (a non-empty string, got 42)'],
+  ];
+  for (const [skill, message] of cases) t.throws(() => createAgent({ skills: [skill as Skill] }), { message });
+  t.throws(() => createAgent().skills.register({ name: 'late', trigger: () => true, verfy: () => ({ verdict: 'approve' }) } as Skill), { message: /^skill "late": unknown key "verfy"/ });
+  // An instance of a class may keep its own state beside the keys.
+  class Counting implements Skill {
+    readonly name = 'counting';
+    seen = 0;
+    trigger(): boolean {
+      this.seen++;
+      return false;
+    }
+  }
+  t.notThrows(() => createAgent({ skills: [new Counting()] }));
+});
