@@ -342,12 +342,12 @@ export function createAgent(options: AgentOptions = {}): Agent {
     /** A source's problem (an item it should not have emitted, its failure) as a rejection naming it. */
     const refused = (label: string) => (problem: string): Entering => perceived({ source: label, problem });
     const fromInput = (label: string) => (item: Stimulus): Entering => {
-      const problem = stimulusProblem(item, label);
-      return problem === undefined ? perceived(item) : refused(label)(problem);
+      const problem = stimulusProblem(item);
+      return problem === undefined ? perceived(item) : refused(label)(`${label} emitted ${problem}`);
     };
     const fromSignals = (label: string) => (item: Signal): Entering => {
-      const problem = envelopeProblem(item, label);
-      return problem === undefined ? enter(item) : refused(label)(problem);
+      const problem = envelopeProblem(item);
+      return problem === undefined ? enter(item) : refused(label)(`${label} emitted ${problem}`);
     };
     const fromAmbient = (label: string) => (item: Signal): Entering => {
       const admitted = admitInjected(item, runtime.commands, label);

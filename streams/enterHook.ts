@@ -5,7 +5,9 @@
  *
  * - The hook may return the item it marked, of the same kind (a signal for a
  *   signal, a rejection for a rejection), which then takes the pass; anything
- *   else it returns (a `push`'s count, a Map) is ignored.
+ *   else it returns (a `push`'s count, a Map) is ignored. A marked item whose
+ *   signal has no signal envelope (`{ signal: null }`) is an error of the
+ *   pass, and the item as it entered takes the pass.
  * - A hook that throws is an error of the pass (`onEnter failed: …; the pass
  *   went on`); the stream never errors.
  * - A signal a recorder marked `meta.snapshotFailed` reports that failure, so
@@ -14,7 +16,9 @@
 import { tap, type MonoTypeOperatorFunction } from 'rxjs';
 import type { Entering } from './agentOptions.js';
 import { record, type Cycle } from './cycle.js';
+import { describeValue } from '../mind/describeValue.js';
 import { isObject } from './isObject.js';
+import { envelopeProblem } from './sourceEntries.js';
 import type { Runtime } from './runtime.js';
 
 const NONE: readonly string[] = [];
@@ -26,7 +30,11 @@ export function enterPass(onEnter: ((entering: Entering) => Entering | void) | u
   if (onEnter) {
     try {
       const marked: unknown = onEnter(entering);
-      if (isObject(marked) && ('signal' in entering ? 'signal' in marked : 'rejected' in marked)) item = marked as Entering;
+      if (isObject(marked) && ('signal' in entering ? 'signal' in marked : 'rejected' in marked)) {
+        const problem = 'signal' in marked ? envelopeProblem(marked.signal) : isObject(marked.rejected) ? undefined : `${describeValue(marked.rejected)}, not a rejection`;
+        if (problem === undefined) item = marked as Entering;
+        else failure = `onEnter returned a marked item the pass cannot take (${problem}); the item as it entered took the pass`;
+      }
     } catch (error) {
       failure = `onEnter failed: ${error instanceof Error ? error.message : String(error)}; the pass went on`;
     }

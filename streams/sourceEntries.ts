@@ -27,14 +27,14 @@ export function sourceEntries<T, E>(source$: Observable<T>, label: string, admit
   );
 }
 
-/** Why an `inputs` item is no stimulus, or undefined when it is one. */
-export function stimulusProblem(item: unknown, label: string): string | undefined {
+/** Why an `inputs` item is no stimulus (`null, not a stimulus …`), or undefined when it is one. */
+export function stimulusProblem(item: unknown): string | undefined {
   if (isObject(item) && typeof item.source === 'string') return undefined;
-  return `${label} emitted ${describeValue(item)}, not a stimulus ({ source, value } or { source, text })`;
+  return `${describeValue(item)}, not a stimulus ({ source, value } or { source, text })`;
 }
 
-/** Why a `signals` item has no signal envelope, or undefined when it has one. */
-export function envelopeProblem(item: unknown, label: string): string | undefined {
+/** Why a `signals` item (or a signal an `onEnter` hook marked) has no signal envelope (`null, not a signal …`), or undefined when it has one. */
+export function envelopeProblem(item: unknown): string | undefined {
   if (isObject(item) && typeof item.type === 'string' && Number.isInteger(item.depth) && isObject(item.meta)) return undefined;
-  return `${label} emitted ${describeValue(item)}, not a signal (an object with type, depth and meta)`;
+  return `${describeValue(item)}, not a signal (an object with type, depth and meta)`;
 }

@@ -185,3 +185,24 @@ test('an onEnter hook that throws is a critical error event on the pass; the pas
   t.like(events.find((e) => e.kind === 'fact'), { subject: 'Mars', added: true });
   t.like(events.at(-1), { kind: 'session', state: 'stopped' });
 });
+
+test('an onEnter hook that returns a marked signal that is none is a critical error event naming it; the signal as it entered takes the pass, and the stream never errors', (t) => {
+  for (const [mark, what] of [[null, 'null'], [42, '42'], [{ type: 'fact' }, 'an object']] as const) {
+    const scheduler = new VirtualTimeScheduler();
+    const agent = createTestAgent(scheduler, { config: { maxCycles: 1 }, onEnter: () => ({ signal: mark }) as never });
+    const events: AgentEvent[] = [];
+    const failures: unknown[] = [];
+    const events$ = agent.run();
+    events$.subscribe({ next: (e) => events.push(e), error: (e) => failures.push(e) });
+    events$.connect();
+    agent.inject({ type: 'fact', subject: 'Mars', predicate: 'has moon', object: 'Phobos' });
+    scheduler.flush();
+    t.deepEqual(failures, [], what);
+    t.like(events.find((e) => e.kind === 'error'), {
+      severity: 'critical',
+      message: `onEnter returned a marked item the pass cannot take (${what}, not a signal (an object with type, depth and meta)); the item as it entered took the pass`,
+    });
+    t.like(events.find((e) => e.kind === 'fact'), { subject: 'Mars', added: true });
+    t.like(events.at(-1), { kind: 'session', state: 'stopped' });
+  }
+});
