@@ -31,6 +31,9 @@ export interface VerifyOptions {
   avoidCycles?: number;
 }
 
+/** The cycles verify has reviewed (weakly held). */
+const verified = new WeakSet<Cycle>();
+
 export function verify(runtime: Runtime, skills: SkillRegistry, options: VerifyOptions = {}): OperatorFunction<Cycle, Cycle> {
   return stage((cycle) => verifyStage(runtime, skills, cycle, options));
 }
@@ -38,7 +41,9 @@ export function verify(runtime: Runtime, skills: SkillRegistry, options: VerifyO
 /** The function behind {@link verify}. */
 export function verifyStage(runtime: Runtime, skills: SkillRegistry, cycle: Cycle, { avoidCycles = 3 }: VerifyOptions = {}): Cycle {
   const { decision, goal, signal } = cycle;
-  if (!decision || !goal || cycle.veto !== undefined) return cycle;
+  // Verified already (verify twice in a custom cycle): the skills review a pass once.
+  if (!decision || !goal || cycle.veto !== undefined || verified.has(cycle)) return cycle;
+  verified.add(cycle);
   const { mind } = runtime;
   const psyche = Psyche.of(mind);
   const tool = mind.tools.get(decision.tool);

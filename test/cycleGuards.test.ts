@@ -118,17 +118,21 @@ test('a custom cycle without observe (or with it twice) takes each signal in onc
   t.deepEqual(warnings(twice), []);
 });
 
-test('a custom cycle with a stage twice runs it once per pass: one observation, orientation and decision, and the tool runs once', (t) => {
+test('a custom cycle with a stage twice runs it once per pass: one observation, orientation and decision, the skills review it once, and the tool runs once', (t) => {
   let runs = 0;
+  let reviews = 0;
   const counted = builtinTools().map((tool): Tool => ({ ...tool, execute: (input, ctx) => (runs++, tool.execute(input, ctx)) }));
   const events = runBounded({
     mind: new Mind({ tools: counted }),
     config: { maxCycles: 3 },
-    cycle: (s) => pipe(s.observe, s.observe, s.orient, s.orient, s.decide, s.decide, s.act, s.act),
+    skills: [{ name: 'same', trigger: () => true, verify: (action) => (reviews++, { verdict: 'replace', input: action.input, reason: 'same input' }) }],
+    cycle: (s) => pipe(s.observe, s.observe, s.orient, s.orient, s.decide, s.decide, pipe(s.verify, s.verify), s.act, s.act),
   });
   const count = (kind: string) => events.filter((e) => e.kind === kind).length;
-  t.deepEqual([count('observation'), count('orientation'), count('decision'), count('action')], [3, 3, 3, 3]);
+  t.is(reviews, 3, 'one review per pass');
+  // A replaced input is a second decision event (the new input and why), once per pass.
+  t.deepEqual([count('observation'), count('orientation'), count('decision'), count('action')], [3, 3, 6, 3]);
   t.is(runs, 3, 'one tool run per cycle');
-  t.deepEqual(events.filter((e) => e.kind === 'decision').map((e) => e.cycle), [1, 2, 3], 'one cycle per decision');
+  t.deepEqual(events.filter((e) => e.kind === 'decision').map((e) => e.cycle), [1, 1, 2, 2, 3, 3], 'one cycle per pass');
   t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'max cycles reached', cycles: 3 });
 });
