@@ -30,7 +30,9 @@ export function sourceEntries<T, E>(source$: Observable<T>, label: string, admit
 /** Why an `inputs` item is no stimulus (`null, not a stimulus …`), or undefined when it is one. */
 export function stimulusProblem(item: unknown): string | undefined {
   if (isObject(item) && typeof item.source === 'string') return undefined;
-  return `${describeValue(item)}, not a stimulus ({ source, value } or { source, text })`;
+  // A built signal (a heartbeat, a sensor) given as an input: it belongs in `ambient` (or `signals`).
+  const signal = isObject(item) && typeof item.type === 'string' ? ` (a ${item.type} signal? signals go in ambient or signals, not inputs)` : '';
+  return `${describeValue(item)}, not a stimulus ({ source, value } or { source, text })${signal}`;
 }
 
 /** Why a `signals` item (or a signal an `onEnter` hook marked) has no signal envelope (`null, not a signal …`), or undefined when it has one. */
