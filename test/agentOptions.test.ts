@@ -173,13 +173,7 @@ test('an onEnter hook that throws is a critical error event on the pass; the pas
       if ('signal' in entering && entering.signal.type === 'fact') throw new Error('disk full');
     },
   });
-  const events: AgentEvent[] = [];
-  const failures: unknown[] = [];
-  const events$ = agent.run();
-  events$.subscribe({ next: (e) => events.push(e), error: (e) => failures.push(e) });
-  events$.connect();
-  agent.inject({ type: 'fact', subject: 'Mars', predicate: 'has moon', object: 'Phobos' });
-  scheduler.flush();
+  const { events, failures } = injectMarsFact(agent, scheduler);
   t.deepEqual(failures, [], 'the stream never errors');
   t.like(events.find((e) => e.kind === 'error'), { severity: 'critical', message: 'onEnter failed: disk full; the pass went on', rolledBack: false });
   t.like(events.find((e) => e.kind === 'fact'), { subject: 'Mars', added: true });
@@ -190,13 +184,7 @@ test('an onEnter hook that returns a marked signal that is none is a critical er
   for (const [mark, what] of [[null, 'null'], [42, '42'], [{ type: 'fact' }, 'an object']] as const) {
     const scheduler = new VirtualTimeScheduler();
     const agent = createTestAgent(scheduler, { config: { maxCycles: 1 }, onEnter: () => ({ signal: mark }) as never });
-    const events: AgentEvent[] = [];
-    const failures: unknown[] = [];
-    const events$ = agent.run();
-    events$.subscribe({ next: (e) => events.push(e), error: (e) => failures.push(e) });
-    events$.connect();
-    agent.inject({ type: 'fact', subject: 'Mars', predicate: 'has moon', object: 'Phobos' });
-    scheduler.flush();
+    const { events, failures } = injectMarsFact(agent, scheduler);
     t.deepEqual(failures, [], what);
     t.like(events.find((e) => e.kind === 'error'), {
       severity: 'critical',
@@ -206,3 +194,15 @@ test('an onEnter hook that returns a marked signal that is none is a critical er
     t.like(events.at(-1), { kind: 'session', state: 'stopped' });
   }
 });
+
+/** Runs the agent, injects one fact and flushes: the events, and anything the stream errored with. */
+function injectMarsFact(agent: ReturnType<typeof createTestAgent>, scheduler: VirtualTimeScheduler): { events: AgentEvent[]; failures: unknown[] } {
+  const events: AgentEvent[] = [];
+  const failures: unknown[] = [];
+  const events$ = agent.run();
+  events$.subscribe({ next: (e) => events.push(e), error: (e) => failures.push(e) });
+  events$.connect();
+  agent.inject({ type: 'fact', subject: 'Mars', predicate: 'has moon', object: 'Phobos' });
+  scheduler.flush();
+  return { events, failures };
+}
