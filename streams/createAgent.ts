@@ -73,7 +73,7 @@ import { stamp } from '../operators/stamp.js';
 import { verify } from '../operators/verify.js';
 import { builtinCommands } from './commands.js';
 import { checkScalarOptions, commandsOption, configOption, cycleOperator, listOption, registerEach, type AgentOptions, type AgentSources, type Entering, type Stages } from './agentOptions.js';
-import { envelopeProblem, sourceEntries, stimulusProblem } from './sourceEntries.js';
+import { SourceAdmission } from './sourceEntries.js';
 import { checkSources } from './sourcesCheck.js';
 import type { AgentConfig } from './config.js';
 import { record, type Cycle, type Watcher } from './cycle.js';
@@ -339,23 +339,9 @@ export function createAgent(options: AgentOptions = {}): Agent {
 
     const stamped = (signal: Signal): Signal => (signal.at === undefined ? { ...signal, at: scheduler.now() } : signal);
     const enter = (signal: Signal): Entering => ({ signal: stamped(signal) });
-    /** A source's problem (an item it should not have emitted, its failure) as a rejection naming it. */
-    const refused = (label: string) => (problem: string): Entering => perceived({ source: label, problem });
-    const fromInput = (label: string) => (item: Stimulus): Entering => {
-      const problem = stimulusProblem(item);
-      return problem === undefined ? perceived(item) : refused(label)(`${label} emitted ${problem}`);
-    };
-    const fromSignals = (label: string) => (item: Signal): Entering => {
-      const problem = envelopeProblem(item);
-      return problem === undefined ? enter(item) : refused(label)(`${label} emitted ${problem}`);
-    };
-    const fromAmbient = (label: string) => (item: Signal): Entering => {
-      const admitted = admitInjected(item, runtime.commands, label);
-      return admitted.ok ? enter(admitted.signal) : refused(label)(`${label}: ${admitted.reason}`);
-    };
-    const each = <T>(list: Observable<T>[] | undefined, name: string, admit: (label: string) => (item: T) => Entering): Observable<Entering>[] =>
-      (list ?? []).map((source$, i) => sourceEntries(source$, `${name}[${i}]`, admit(`${name}[${i}]`), refused(`${name}[${i}]`)));
-    const inputs$ = merge(...each(sources.inputs, 'inputs', fromInput), ...each(sources.signals, 'signals', fromSignals)).pipe(
+    const admission = new SourceAdmission({ perceive: perceived, enter, commands: runtime.commands });
+    const refused = (label: string) => (problem: string): Entering => admission.refused(label, problem);
+    const inputs$ = merge(...admission.inputs(sources.inputs), ...admission.signals(sources.signals)).pipe(
       takeUntil(halt$),
       finalize(() => {
         inputsEnded = true;
@@ -363,7 +349,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
       }),
     );
     // Held (a saturated store): a beat or a reading that comes meanwhile is skipped, so it adds nothing to what waits to be written.
-    const ambient$ = merge(...each(sources.ambient, 'ambient', fromAmbient)).pipe(
+    const ambient$ = merge(...admission.ambient(sources.ambient)).pipe(
       filter((item) => !held || 'rejected' in item),
       takeUntil(halt$),
     );

@@ -17,7 +17,55 @@
  */
 import { catchError, map, of, type Observable } from 'rxjs';
 import { describeValue } from '../mind/describeValue.js';
+import type { Entering } from './agentOptions.js';
+import { admitInjected } from './injection.js';
 import { isObject } from './isObject.js';
+import type { Signal, Stimulus } from './signals.js';
+
+/** How a run takes a stimulus in (perceived) and a signal in (stamped), and the commands it has. */
+export interface AdmissionSteps {
+  perceive: (stimulus: Stimulus) => Entering;
+  enter: (signal: Signal) => Entering;
+  commands: ReadonlyMap<string, unknown>;
+}
+
+/** A run's sources, each labelled by its list and place (`inputs[0]`, `ambient[1]`), as what enters its passes. */
+export class SourceAdmission {
+  constructor(private readonly steps: AdmissionSteps) {}
+
+  /** A source's problem (an item it should not have emitted, its failure) as a rejection naming it. */
+  refused(label: string, problem: string): Entering {
+    return this.steps.perceive({ source: label, problem });
+  }
+
+  inputs(list: readonly Observable<Stimulus>[] | undefined): Observable<Entering>[] {
+    return this.each(list, 'inputs', (item, label) => {
+      const problem = stimulusProblem(item);
+      return problem === undefined ? this.steps.perceive(item) : this.refused(label, `${label} emitted ${problem}`);
+    });
+  }
+
+  signals(list: readonly Observable<Signal>[] | undefined): Observable<Entering>[] {
+    return this.each(list, 'signals', (item, label) => {
+      const problem = envelopeProblem(item);
+      return problem === undefined ? this.steps.enter(item) : this.refused(label, `${label} emitted ${problem}`);
+    });
+  }
+
+  ambient(list: readonly Observable<Signal>[] | undefined): Observable<Entering>[] {
+    return this.each(list, 'ambient', (item, label) => {
+      const admitted = admitInjected(item, this.steps.commands, label);
+      return admitted.ok ? this.steps.enter(admitted.signal) : this.refused(label, `${label}: ${admitted.reason}`);
+    });
+  }
+
+  private each<T>(list: readonly Observable<T>[] | undefined, name: string, admit: (item: T, label: string) => Entering): Observable<Entering>[] {
+    return (list ?? []).map((source$, i) => {
+      const label = `${name}[${i}]`;
+      return sourceEntries(source$, label, (item) => admit(item, label), (problem) => this.refused(label, problem));
+    });
+  }
+}
 
 /** The items of one source as what enters a pass; a failure of the source as a last rejection naming it. */
 export function sourceEntries<T, E>(source$: Observable<T>, label: string, admit: (item: T) => E, reject: (problem: string) => E): Observable<E> {
