@@ -202,11 +202,12 @@ async function watchedQuietPage(t: ExecutionContext, options: Partial<WsServerOp
 }
 
 test('in Chromium: a server that sends nothing, not even keepalives, shows as stale until data flows again', async (t) => {
-  const page = await watchedQuietPage(t, { keepaliveMs: 400 }, 'frozen');
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  // Stale after 2.5 intervals without data: 2.5 s, wide enough for a loaded machine's late timers (at 400 ms, 1 s was not).
+  const page = await watchedQuietPage(t, { keepaliveMs: 1000 }, 'frozen');
+  await new Promise((resolve) => setTimeout(resolve, 2000));
   t.deepEqual(await page.evaluate(() => (window as any).connStates), [], 'keepalives keep a quiet connection live');
-  // Freeze this process (the server) for 3 s, as SIGSTOP would; the browser runs on.
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 3000);
+  // Freeze this process (the server) for 4 s, as SIGSTOP would; the browser runs on.
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 4000);
   await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
   const states: string[] = await page.evaluate(() => (window as any).connStates);
   t.true(states.some((s) => /^stale: stale · no data for \d+s$/.test(s)), states.join('\n'));
