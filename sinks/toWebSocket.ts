@@ -71,11 +71,17 @@ export function toWebSocket(server: WsServer, options: WebSocketSinkOptions = {}
    */
   const flush = (client: WsClient, outbox: Outbox, shared?: Map<string, Buffer>): void => {
     dirty.delete(client);
-    const items = outbox.items.filter((item) => client.wants(item.kind)).map((item) => item.text);
+    // Built as one string rather than through filtered and mapped arrays: this runs per client per burst.
+    let text = '';
+    let count = 0;
+    for (const item of outbox.items) {
+      if (!client.wants(item.kind)) continue;
+      text = count++ === 0 ? item.text : `${text},${item.text}`;
+    }
     outbox.items = [];
     outbox.bytes = 0;
-    if (items.length === 0) return;
-    const text = items.length === 1 ? items[0]! : `[${items.join(',')}]`;
+    if (count === 0) return;
+    if (count > 1) text = `[${text}]`;
     let frame = shared?.get(text);
     if (shared && !frame) shared.set(text, (frame = Buffer.from(text)));
     client.send(frame ?? text);
