@@ -73,6 +73,7 @@ import { stamp } from '../operators/stamp.js';
 import { verify } from '../operators/verify.js';
 import { builtinCommands } from './commands.js';
 import { checkScalarOptions, commandsOption, configOption, cycleOperator, listOption, registerEach, type AgentOptions, type AgentSources, type Entering, type Stages } from './agentOptions.js';
+import { passEvents } from './passEvents.js';
 import { SourceAdmission } from './sourceEntries.js';
 import { checkSources } from './sourcesCheck.js';
 import type { AgentConfig } from './config.js';
@@ -427,7 +428,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
         if (halted) haltAt = undefined;
         return of<Draft>({ ...started, at: scheduler.now(), cycle: mind.cycle });
       }),
-      merge(watched$.pipe(mergeMap((cycle) => from(cycle.events))), hold$.pipe(ignoreElements())),
+      merge(watched$.pipe(mergeMap((cycle) => from(passEvents(runtime, cycle)))), hold$.pipe(ignoreElements())),
       defer(() => of<Draft>({ kind: 'session', cycle: mind.cycle, at: haltAt ?? scheduler.now(), state: 'stopped', reason: haltReason, cycles: mind.cycle })),
     ).pipe(stamp(session, nextSeq), tap({ next: (event) => (nextSeq = event.seq + 1), complete: end, error: end, unsubscribe: end }));
     return connectable(events$, { connector: () => new Subject<AgentEvent>(), resetOnDisconnect: false });

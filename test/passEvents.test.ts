@@ -1,0 +1,41 @@
+import test from 'ava';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { from, lastValueFrom, tap, type OperatorFunction } from 'rxjs';
+import { SqliteStore } from '../sinks/sqliteStore.js';
+import { AgentConfig } from '../streams/config.js';
+import { createAgent } from '../streams/createAgent.js';
+import type { Cycle } from '../streams/cycle.js';
+import type { AgentEvent } from '../streams/events.js';
+import { Persistence } from '../streams/session.js';
+
+test('an entry a watcher leaves in a pass\'s events that is no event becomes a critical error naming it, and every event of the run is stored', async (t) => {
+  const db = join(mkdtempSync(join(tmpdir(), 'ooda-pass-events-')), 'junk.db');
+  const config = AgentConfig.parse({ seed: 1, heartbeatMs: 0, maxCycles: 3 });
+  const persistence = await Persistence.open({ db, fresh: true }, { session: 'junk', config, log: () => undefined });
+  const junk = [42, { note: 'no kind' }, { kind: 'action', at: 1 }];
+  let pass = 0;
+  const litter = (): OperatorFunction<Cycle, Cycle> => (cycle$) => cycle$.pipe(tap((cycle) => void cycle.events.push(junk[pass++ % junk.length] as never)));
+  const agent = createAgent({ ...persistence.agentOptions(), config, session: 'junk', watchers: [litter] });
+  const events$ = agent.run({ inputs: [from([{ source: 'test', value: { type: 'goal', description: 'Find moons of Mars' } }])], hold: persistence.hold$ });
+  persistence.attach(agent, events$);
+  const events: AgentEvent[] = [];
+  events$.subscribe((event) => events.push(event));
+  const done = lastValueFrom(events$);
+  events$.connect();
+  await done;
+  await persistence.close('done');
+
+  const errors = events.filter((e): e is AgentEvent<'error'> => e.kind === 'error').map((e) => [e.severity, e.message]);
+  t.deepEqual(errors.slice(0, 3), [
+    ['critical', "a pass's events held 42, which is no event (an object with a known kind, a cycle and an at): it is left out (a watcher or a stage of the cycle put it there)"],
+    ['critical', 'a pass\'s events held {"note":"no kind"}, which is no event (an object with a known kind, a cycle and an at): it is left out (a watcher or a stage of the cycle put it there)'],
+    ['critical', 'a pass\'s events held {"kind":"action","at":1}, which is no event (an object with a known kind, a cycle and an at): it is left out (a watcher or a stage of the cycle put it there)'],
+  ]);
+  t.true(events.every((e) => typeof e.kind === 'string' && typeof e.cycle === 'number'), 'only events left the agent');
+  const store = await SqliteStore.open(db, { access: 'read' });
+  t.teardown(() => store.close());
+  const { n } = (await store.get<{ n: number }>('SELECT count(*) AS n FROM events'))!;
+  t.is(n, events.length, 'every emitted event is in the store');
+});
