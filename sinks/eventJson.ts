@@ -9,6 +9,11 @@
  * run). One slot is enough: a lookup is an identity check, and an event that
  * is not the last one is simply serialised again.
  *
+ * An event that has no JSON form (a custom stage recorded a BigInt or a
+ * circular value in it) is written as a critical `error` event with its
+ * `seq`, naming its kind and why, the same text for every sink and for
+ * replay's comparison; before, the exception killed the process.
+ *
  * Events are not changed once emitted; a sink that did change one after it
  * was serialised would not see its change written by the sinks after it.
  */
@@ -17,8 +22,28 @@ let lastText = '';
 
 export function eventJson(event: object): string {
   if (event !== lastEvent) {
-    lastText = JSON.stringify(event);
+    lastText = serialise(event);
     lastEvent = event;
   }
   return lastText;
+}
+
+function serialise(event: object): string {
+  try {
+    return JSON.stringify(event);
+  } catch (error) {
+    const { kind, seq, session, cycle, at } = event as { kind?: unknown; seq?: unknown; session?: unknown; cycle?: unknown; at?: unknown };
+    const what = typeof kind === 'string' ? `a ${kind} event` : 'an event';
+    return JSON.stringify({
+      kind: 'error',
+      seq,
+      session,
+      cycle,
+      at,
+      severity: 'critical',
+      // The first line only: V8 explains a circular structure over several.
+      message: `${what} had no JSON form (${String((error as Error).message).split('\n')[0]}): this error stands for it wherever events are written`,
+      rolledBack: false,
+    });
+  }
 }

@@ -16,6 +16,7 @@
  */
 import { Subject } from 'rxjs';
 import { z } from 'zod';
+import { eventJson } from '../sinks/eventJson.js';
 import type { SqliteStore } from '../sinks/sqliteStore.js';
 import type { EventRow, SignalRow } from '../sinks/storeSchema.js';
 import { StoreError } from '../sinks/storeError.js';
@@ -259,7 +260,8 @@ export class DivergenceCheck {
   /** Takes the next replayed event: compared now if its recorded one has been read, else at the next {@link settle}. */
   push(replayed: AgentEvent): void {
     if (this.found) return;
-    const event = { seq: replayed.seq, json: JSON.stringify(replayed) };
+    // As the sinks wrote it: an event with no JSON form was stored as the error standing for it.
+    const event = { seq: replayed.seq, json: eventJson(replayed) };
     if (this.waiting.length === 0 && (this.next < this.rows.length || this.read)) this.compare(event);
     else this.waiting.push(event);
   }

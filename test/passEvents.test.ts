@@ -2,12 +2,16 @@ import test from 'ava';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { from, lastValueFrom, tap, type OperatorFunction } from 'rxjs';
+import { toNdjson } from '../sinks/ndjson.js';
 import { SqliteStore } from '../sinks/sqliteStore.js';
+import type { EventRow } from '../sinks/storeSchema.js';
 import { AgentConfig } from '../streams/config.js';
 import { createAgent } from '../streams/createAgent.js';
 import type { Cycle } from '../streams/cycle.js';
 import type { AgentEvent } from '../streams/events.js';
+import { eventFromRow, replaySession } from '../streams/replay.js';
 import { Persistence } from '../streams/session.js';
 
 test('an entry a watcher leaves in a pass\'s events that is no event becomes a critical error naming it, and every event of the run is stored', async (t) => {
@@ -38,4 +42,38 @@ test('an entry a watcher leaves in a pass\'s events that is no event becomes a c
   t.teardown(() => store.close());
   const { n } = (await store.get<{ n: number }>('SELECT count(*) AS n FROM events'))!;
   t.is(n, events.length, 'every emitted event is in the store');
+});
+
+test('an event with no JSON form (a BigInt, a circular value a custom stage recorded) is written as a critical error with its seq, the same on stdout and in the store, and the session replays identically', async (t) => {
+  const db = join(mkdtempSync(join(tmpdir(), 'ooda-pass-events-')), 'unwritable.db');
+  const config = AgentConfig.parse({ seed: 1, heartbeatMs: 0, maxCycles: 2 });
+  const persistence = await Persistence.open({ db, fresh: true }, { session: 'unwritable', config, log: () => undefined });
+  const circular: Record<string, unknown> = {};
+  circular.self = circular;
+  // A watcher recording warnings whose message has no JSON form: a BigInt, then a circular value, by turns (counted per agent, for the replay).
+  const unwritable = (): OperatorFunction<Cycle, Cycle> => {
+    let pass = 0;
+    return (cycle$) => cycle$.pipe(tap((cycle) => void cycle.events.push({ kind: 'warning', cycle: 1, at: 1, message: pass++ % 2 ? circular : 10n } as never)));
+  };
+  const agent = createAgent({ ...persistence.agentOptions(), config, session: 'unwritable', watchers: [unwritable] });
+  const events$ = agent.run({ inputs: [from([{ source: 'test', value: { type: 'goal', description: 'Find moons of Mars' } }])], hold: persistence.hold$ });
+  persistence.attach(agent, events$);
+  let stdout = '';
+  events$.subscribe(toNdjson(new Writable({ write: (chunk, _encoding, done) => ((stdout += String(chunk)), done()) })));
+  const done = lastValueFrom(events$);
+  events$.connect();
+  await done;
+  await persistence.close('done');
+
+  const lines = stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as AgentEvent);
+  const standIns = lines.filter((e): e is AgentEvent<'error'> => e.kind === 'error');
+  t.true(standIns.length >= 2, stdout);
+  t.like(standIns[0], { severity: 'critical', message: 'a warning event had no JSON form (Do not know how to serialize a BigInt): this error stands for it wherever events are written' });
+  t.is(standIns[1]!.message, 'a warning event had no JSON form (Converting circular structure to JSON): this error stands for it wherever events are written');
+  const store = await SqliteStore.open(db, { access: 'read' });
+  t.teardown(() => store.close());
+  const stored = (await store.all<EventRow>('SELECT * FROM events ORDER BY seq')).map((row) => JSON.stringify(eventFromRow(row)));
+  t.deepEqual(stored, stdout.trimEnd().split('\n'), 'the store holds what stdout printed');
+  const replayed = await replaySession(store, 'unwritable', { watchers: [unwritable] });
+  t.like(replayed, { identical: true }, JSON.stringify(replayed));
 });
