@@ -62,8 +62,26 @@ async function startAgent(t: ExecutionContext, port: number, session: string, st
   return { process: child, url, session, exited };
 }
 
-/** Headless Chromium on a fresh profile, closed (and its profile removed) after the test. */
+/**
+ * Browsers open at once in this file. Each test launches its own, and ava
+ * runs a file's tests together: two dozen Chromiums at once on two cores made
+ * a CI run's waits time out (tests took 42 s each).
+ */
+const MAX_BROWSERS = 3;
+let browsersOpen = 0;
+const waitingForBrowser: (() => void)[] = [];
+
+/** Headless Chromium on a fresh profile, closed (and its profile removed) after the test; waits for one of {@link MAX_BROWSERS} slots. */
 async function launch(t: ExecutionContext): Promise<BrowserContext> {
+  // A slot a closing test frees is handed straight to the next waiter.
+  if (browsersOpen < MAX_BROWSERS) browsersOpen++;
+  else await new Promise<void>((resolve) => waitingForBrowser.push(resolve));
+  // Registered first, so it runs last (teardowns run last in, first out): the slot frees once the browser has closed.
+  t.teardown(() => {
+    const next = waitingForBrowser.shift();
+    if (next) next();
+    else browsersOpen--;
+  });
   const userDataDir = mkdtempSync(join(tmpdir(), 'ooda-chromium-'));
   t.teardown(() => rmSync(userDataDir, { recursive: true, force: true }));
   const context = await chromium.launchPersistentContext(userDataDir, {
