@@ -19,6 +19,7 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { Observable } from 'rxjs';
 import { describeValue } from '../mind/describeValue.js';
+import { checkNumberOption, wholeNumber } from '../mind/optionCheck.js';
 import type { Stimulus } from '../streams/signals.js';
 import { Utf8Lines } from './utf8Lines.js';
 
@@ -33,9 +34,7 @@ export function fromNdjson(readable: Readable, options: NdjsonOptions = {}): Obs
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const source = options.source ?? 'stdin';
   // A limit that is not a number compares false with every length: lines of any size would be buffered whole.
-  if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1) {
-    throw new RangeError(`fromNdjson maxLineBytes: expected a whole number of bytes ≥ 1, got ${describeValue(maxLineBytes)}`);
-  }
+  checkNumberOption('fromNdjson', 'maxLineBytes', maxLineBytes, wholeNumber(1), 'a whole number of bytes ≥ 1');
   if (typeof source !== 'string' || source.trim() === '') throw new TypeError(`fromNdjson source: expected a name for the input (stdin, a file), got ${describeValue(source)}`);
   // A line's UTF-16 length never exceeds its UTF-8 byte length, so a line whose
   // text grows past this many characters is oversized (the +1 allows its CR).
