@@ -25,7 +25,7 @@
  */
 import type { Observer } from 'rxjs';
 import type { AgentEvent, EventKind } from '../streams/events.js';
-import { CLOSE_SLOW_CONSUMER, type Snapshot } from '../streams/wsProtocol.js';
+import { CLOSE_SLOW_CONSUMER, slowConsumerReason, type Snapshot } from '../streams/wsProtocol.js';
 import { eventJson } from './eventJson.js';
 import type { WsClient, WsServer } from './wsServer.js';
 import { streamFailure } from './streamFailure.js';
@@ -126,7 +126,7 @@ export function toWebSocket(server: WsServer, options: WebSocketSinkOptions = {}
           dropped++;
           outboxes.delete(client);
           dirty.delete(client);
-          server.drop(client, CLOSE_SLOW_CONSUMER, `slow consumer: ${queued} bytes queued, over the cap of ${cap}`);
+          server.drop(client, CLOSE_SLOW_CONSUMER, slowConsumerReason(queued, cap));
           continue;
         }
         outbox.items.push(item);

@@ -10,10 +10,7 @@
  * error; a frame over `maxPayload` closes that client with 1009; the server
  * lives on. Ping/pong every `pingIntervalMs` drops peers that answered
  * neither of the last two pings. A client that does not read what it is
- * answered (acks, errors, keepalives) is dropped with 4008 once more than
- * `maxQueuedBytes` wait to be sent to it, as the sink drops one that does not
- * read its events; what it was sent as it connected (a snapshot may be over
- * the cap) does not count until it has had the time to read it. Every
+ * answered is dropped with 4008 (sinks/wsConnection.ts). Every
  * `keepaliveMs` each client gets a `keepalive` message, so a browser (which
  * cannot see pings) can tell a silent server from a quiet one; it gets one as
  * it connects too, after what the listeners sent it first (the sink's
@@ -34,21 +31,19 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import type { EventKind } from '../streams/events.js';
 import { packageRoot } from '../streams/packageRoot.js';
 import { serveDashboard } from './dashboardPages.js';
 import { loopbackRefusal } from './loopbackGuard.js';
 import { badTarget, requestTarget } from './requestTarget.js';
+import { Connection, type WsClient } from './wsConnection.js';
 import { checkServerOptions, type WsServerOptions } from './wsServerOptions.js';
 import {
   CLOSE_GOING_AWAY,
-  CLOSE_SLOW_CONSUMER,
   describeIssue,
   SignalMessage,
   type Ack,
   type ErrorReply,
   type Keepalive,
-  type ServerMessage,
   type SignalChannel,
   type SignalRequest,
   type SignalVerdict,
@@ -56,32 +51,10 @@ import {
 } from '../streams/wsProtocol.js';
 import { subscriptionFromMessage, subscriptionFromQuery } from '../streams/wsSubscription.js';
 
-/** One connected WebSocket client, as the sink sees it. */
-export interface WsClient {
-  /** `ws-1`, `ws-2`, … in connection order. */
-  readonly id: string;
-  readonly socket: WebSocket;
-  readonly subscription: Subscription;
-  /** False once the client is closing (dropped, or gone). */
-  readonly open: boolean;
-  /** Whether the client is open and subscribed to `kind`. */
-  wants(kind: EventKind): boolean;
-  /** Sends a pre-serialised JSON text frame (a Buffer can be shared between clients). */
-  send(frame: string | Buffer): void;
-  /** Sends a protocol message. */
-  reply(message: ServerMessage): void;
-  /**
-   * Bytes waiting to be sent to the client, less what was sent it as it
-   * connected (its snapshot and replay) and it has not yet had the time to
-   * read: what counts against the slow-consumer cap.
-   */
-  queuedBytes(): number;
-}
-
 /** Called for each new client; may return a teardown run when the client goes. */
 export type ConnectionListener = (client: WsClient) => (() => void) | void;
 
-export type { WsServerOptions };
+export type { WsClient, WsServerOptions };
 
 export const DEFAULT_MAX_PAYLOAD = 64 * 1024;
 export const DEFAULT_PING_INTERVAL_MS = 15_000;
@@ -100,67 +73,6 @@ export function tokenProblem(token: string): string | null {
 }
 
 const SIGNAL_HELP = 'expected {"subscribe": [kinds…] | "*"} or {"id"?, "token", "signal": {"type": …}}';
-
-class Connection implements WsClient {
-  /** Pings sent since the peer was last heard from (a pong or a message). */
-  unanswered = 0;
-  open = true;
-  subscription: Subscription;
-  teardowns: (() => void)[] = [];
-  /** What was queued as the client connected and has not been sent since: not held against it (see queuedBytes). */
-  connectBytes = 0;
-
-  constructor(
-    readonly id: string,
-    readonly socket: WebSocket,
-    subscription: Subscription,
-    private readonly closeTimeoutMs: number,
-    private readonly maxQueuedBytes: number,
-    private readonly onSlow: () => void,
-  ) {
-    this.subscription = subscription;
-  }
-
-  wants(kind: EventKind): boolean {
-    return this.open && (this.subscription === 'all' || this.subscription.has(kind));
-  }
-
-  send(frame: string | Buffer): void {
-    if (this.open) this.socket.send(frame, { binary: false });
-  }
-
-  reply(message: ServerMessage): void {
-    this.sendChecked(JSON.stringify(message));
-  }
-
-  /**
-   * Sends a protocol message unless more than `maxQueuedBytes` already wait to
-   * be sent: then the client is not reading, and is dropped with 4008, so a
-   * client that sends without reading cannot grow the server's memory.
-   */
-  sendChecked(frame: string): void {
-    const queued = this.queuedBytes();
-    if (this.open && queued > this.maxQueuedBytes) {
-      this.onSlow();
-      return this.close(CLOSE_SLOW_CONSUMER, `slow consumer: ${queued} bytes queued, over the cap of ${this.maxQueuedBytes}`);
-    }
-    this.send(frame);
-  }
-
-  queuedBytes(): number {
-    const buffered = this.socket.bufferedAmount;
-    this.connectBytes = Math.min(this.connectBytes, buffered);
-    return buffered - this.connectBytes;
-  }
-
-  /** Closes with `code` and `reason`; destroys the socket if the close frame cannot get out in time. */
-  close(code: number, reason: string): void {
-    if (!this.open) return;
-    this.open = false;
-    this.socket.close(code, reason);
-    setTimeout(() => this.socket.terminate(), this.closeTimeoutMs).unref();
-  }
-}
 
 export class WsServer implements SignalChannel {
   readonly token: string;

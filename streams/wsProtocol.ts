@@ -29,6 +29,11 @@ export const WS_SIGNAL_TYPES = ['goal', 'fact', 'input', 'command'] as const;
 
 /** Close code for a client that does not read fast enough (its queue passed the cap). */
 export const CLOSE_SLOW_CONSUMER = 4008;
+
+/** The close reason of a slow consumer: `slow consumer: N bytes queued, over the cap of M`. */
+export function slowConsumerReason(queued: number, cap: number): string {
+  return `slow consumer: ${queued} bytes queued, over the cap of ${cap}`;
+}
 /** Close code when the agent stops (the standard "going away"). */
 export const CLOSE_GOING_AWAY = 1001;
 
