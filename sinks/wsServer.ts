@@ -18,9 +18,11 @@
  * means nothing).
  * Event delivery is the sink's job (sinks/toWebSocket.ts).
  *
- * Bound to 127.0.0.1 unless `host` says otherwise; on a loopback host every
- * request passes the loopback guard (sinks/loopbackGuard.ts). The pages
- * themselves are sinks/dashboardPages.ts.
+ * Bound to 127.0.0.1 unless `host` says otherwise; every request passes the
+ * request guard (sinks/requestGuard.ts: a loopback Host on a loopback server,
+ * a browser Origin of the server's own or allowed by `origins`). At most
+ * `maxClients` clients are connected at once: one more is refused with 503.
+ * The pages themselves are sinks/dashboardPages.ts.
  *
  * Options, their defaults and the checks made before anything listens:
  * sinks/wsServerOptions.ts.
@@ -33,7 +35,7 @@ import { join } from 'node:path';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { packageRoot } from '../streams/packageRoot.js';
 import { serveDashboard } from './dashboardPages.js';
-import { loopbackRefusal } from './loopbackGuard.js';
+import { requestRefusal } from './requestGuard.js';
 import { badTarget, requestTarget } from './requestTarget.js';
 import { Connection, type WsClient } from './wsConnection.js';
 import { checkServerOptions, type WsServerOptions } from './wsServerOptions.js';
@@ -60,6 +62,7 @@ export const DEFAULT_MAX_PAYLOAD = 64 * 1024;
 export const DEFAULT_PING_INTERVAL_MS = 15_000;
 export const DEFAULT_KEEPALIVE_MS = 5_000;
 export const DEFAULT_MAX_QUEUED_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_MAX_CLIENTS = 128;
 
 /**
  * Why a control token cannot be used, or null: it needs 8 characters besides
@@ -192,9 +195,9 @@ export class WsServer implements SignalChannel {
     if (teardown) connection.teardowns.push(teardown);
   }
 
-  /** Why a request must be refused (foreign Host or Origin on a loopback server), or null. */
+  /** Why a request must be refused (a foreign Host on a loopback server, a foreign Origin), or null. */
   private allowed(req: IncomingMessage): string | null {
-    return loopbackRefusal(req, this.options.host ?? '127.0.0.1');
+    return requestRefusal(req, this.options.host ?? '127.0.0.1', this.options.origins ?? []);
   }
 
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
@@ -209,6 +212,8 @@ export class WsServer implements SignalChannel {
     if (url.pathname !== '/ws') return refuse(socket, 404, `no WebSocket endpoint at ${url.pathname} (use /ws)`);
     if ('problem' in kinds) return refuse(socket, 400, kinds.problem);
     if (this.closing) return refuse(socket, 503, 'server closing');
+    const maxClients = this.options.maxClients ?? DEFAULT_MAX_CLIENTS;
+    if (this.connections.size >= maxClients) return refuse(socket, 503, `too many clients: this server takes ${maxClients} at once (maxClients)`);
     this.wss.handleUpgrade(req, socket, head, (ws) => this.connect(ws, kinds.subscription));
   }
 

@@ -9,6 +9,7 @@
  */
 import { checkNumberOption, checkTypeOption, numberBetween, wholeNumber } from '../mind/optionCheck.js';
 import { MAX_TIMER_MS } from '../streams/config.js';
+import { originProblem } from './requestGuard.js';
 
 /** What `WsServer.listen` takes; every option has a default. */
 export interface WsServerOptions {
@@ -30,17 +31,28 @@ export interface WsServerOptions {
   closeTimeoutMs?: number;
   /** Folder of the dashboard's static files (default: the package's `dashboard/`). */
   dashboardDir?: string;
+  /** Most clients connected at once; one more is refused with 503 (default 128). */
+  maxClients?: number;
+  /** Browser origins allowed to connect besides the server's own, e.g. `https://dash.example.com` (default none; `'*'`: any). */
+  origins?: readonly string[];
 }
 
 /** Throws naming the first option of the wrong kind or out of range. */
 export function checkServerOptions(options: WsServerOptions): void {
-  const { host, port, token, maxPayload, maxQueuedBytes, pingIntervalMs, keepaliveMs, closeTimeoutMs, dashboardDir } = options as Record<keyof WsServerOptions, unknown>;
+  const { host, port, token, maxPayload, maxQueuedBytes, pingIntervalMs, keepaliveMs, closeTimeoutMs, dashboardDir, maxClients, origins } = options as Record<keyof WsServerOptions, unknown>;
   const check = (name: string, value: unknown, ok: (value: number) => boolean, expected: string): void => checkNumberOption('WsServer', name, value, ok, expected);
   check('port', port, wholeNumber(0, 65535), 'a port number from 0 (any free port) to 65535');
   check('maxPayload', maxPayload, wholeNumber(1), 'a whole number of bytes ≥ 1');
   check('maxQueuedBytes', maxQueuedBytes, wholeNumber(1), 'a whole number of bytes ≥ 1');
+  check('maxClients', maxClients, wholeNumber(1), 'a whole number of clients ≥ 1');
   check('pingIntervalMs', pingIntervalMs, (ms) => ms > 0 && ms <= MAX_TIMER_MS, `a number of ms above 0, up to ${MAX_TIMER_MS}`);
   check('keepaliveMs', keepaliveMs, numberBetween(0, MAX_TIMER_MS), `0 (none) or a number of ms up to ${MAX_TIMER_MS}`);
   check('closeTimeoutMs', closeTimeoutMs, numberBetween(0, MAX_TIMER_MS), `a number of ms from 0 to ${MAX_TIMER_MS}`);
   for (const [name, value] of [['host', host], ['token', token], ['dashboardDir', dashboardDir]] as const) checkTypeOption('WsServer', name, value, 'string');
+  if (origins === undefined) return;
+  if (!Array.isArray(origins)) throw new TypeError(`WsServer origins: expected an array of origins, got ${JSON.stringify(origins) ?? String(origins)}`);
+  for (const origin of origins as unknown[]) {
+    const problem = typeof origin === 'string' ? originProblem(origin) : `expected a string, got ${JSON.stringify(origin) ?? String(origin)}`;
+    if (problem) throw new RangeError(`WsServer origins: ${problem}`);
+  }
 }

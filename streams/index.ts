@@ -80,6 +80,7 @@ export { toLines, type LineSink, type LineSinkOptions } from '../sinks/lineWrite
 export { toNdjson } from '../sinks/ndjson.js';
 export { toPrettyLog } from '../sinks/prettyLog.js';
 export { tokenProblem, WsServer, type WsClient, type WsServerOptions } from '../sinks/wsServer.js';
+export { originProblem } from '../sinks/requestGuard.js';
 export { toWebSocket, type WebSocketSink, type WebSocketSinkOptions } from '../sinks/toWebSocket.js';
 export { fromWebSocket } from '../sources/wsInput.js';
 export { SqliteStore, type StoreAccess, type StoreOptions, type Synchronous } from '../sinks/sqliteStore.js';

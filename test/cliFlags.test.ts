@@ -112,3 +112,18 @@ test('with a store, --heartbeat 0 and autoSaveMs > 0 warn once at start that aut
     t.notRegex(quiet.stderr, /autoSaveMs/, `--heartbeat ${heartbeat} ${store} autoSaveMs ${autoSave}`);
   }
 });
+
+test('--origin and --max-clients are checked, and need --ws like --host and --token', async (t) => {
+  const cases: [string[], string][] = [
+    [['--origin', 'http://localhost:3000'], '--origin needs --ws PORT'],
+    [['--max-clients', '5'], '--max-clients needs --ws PORT'],
+    [['--ws', '0', '--origin', 'http://localhost:3000/'], '--origin: expected an origin as browsers send it (scheme://host[:port], no path or trailing slash): "http://localhost:3000", got "http://localhost:3000/"'],
+    [['--ws', '0', '--origin', 'localhost'], '--origin: expected an origin such as https://example.com:8443 or *, got "localhost"'],
+    [['--ws', '0', '--max-clients', '0'], '--max-clients: must be at least 1, got 0'],
+  ];
+  for (const [args, message] of cases) {
+    const { code, stderr } = await usage(args);
+    t.is(code, 2, stderr);
+    t.is(stderr, `ooda: ${message}\n`);
+  }
+});

@@ -1,10 +1,12 @@
 import test from 'ava';
+import type { IncomingMessage } from 'node:http';
 import { createConnection, type Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Subject } from 'rxjs';
 import WebSocket from 'ws';
+import { requestRefusal } from '../sinks/requestGuard.js';
 import { toWebSocket, type WebSocketSinkOptions } from '../sinks/toWebSocket.js';
 import { WsServer, type WsServerOptions } from '../sinks/wsServer.js';
 import type { AgentEvent } from '../streams/events.js';
@@ -210,6 +212,59 @@ test('the HTTP side: dashboard at /, 404 elsewhere, no foreign Host or Origin, b
   t.is(await refusedBy(server.wsUrl, { host: 'evil.example' }), '403');
   t.is(await refusedBy(`${server.wsUrl}?subscribe=nope`, {}), '400');
   t.is(await refusedBy(server.wsUrl, { origin: server.url.slice(0, -1) }), 'open');
+});
+
+/** Resolves with 'open' or the HTTP status (and body) a WebSocket upgrade was refused with. */
+function upgradeOutcome(url: string, headers: Record<string, string> = {}): Promise<string> {
+  return new Promise<string>((resolve) => {
+    const ws = new WebSocket(url, { headers });
+    ws.on('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve(`${res.statusCode} ${body.trim()}`));
+    });
+    ws.on('open', () => {
+      resolve('open');
+      ws.close();
+    });
+    ws.on('error', () => undefined);
+  });
+}
+
+test('origins lets the named web pages (or any, with *) connect besides the server\u2019s own; others are still refused', async (t) => {
+  const { server } = await startLive(t, [], { origins: ['http://localhost:3000'] });
+  t.is(await upgradeOutcome(server.wsUrl, { origin: 'http://localhost:3000' }), 'open');
+  t.is(await upgradeOutcome(server.wsUrl, { origin: server.url.slice(0, -1) }), 'open');
+  t.is(await upgradeOutcome(server.wsUrl, { origin: 'http://localhost:3001' }), '403 Origin "http://localhost:3001" is not this server nor an allowed origin (http://localhost:3000)');
+  const any = await startLive(t, [], { origins: ['*'] });
+  t.is(await upgradeOutcome(any.server.wsUrl, { origin: 'https://anywhere.example' }), 'open');
+  await t.throwsAsync(WsServer.listen({ port: 0, origins: ['http://localhost:3000/'] }), {
+    message: 'WsServer origins: expected an origin as browsers send it (scheme://host[:port], no path or trailing slash): "http://localhost:3000", got "http://localhost:3000/"',
+  });
+});
+
+test('off loopback a browser Origin must still be the server\u2019s own or allowed; the Host is then not checked', (t) => {
+  const request = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
+  const onLan = (headers: Record<string, string>, origins: string[] = []) => requestRefusal(request(headers), '0.0.0.0', origins);
+  t.is(onLan({ host: '192.168.1.20:8080', origin: 'http://192.168.1.20:8080' }), null);
+  t.is(onLan({ host: 'agent.lan:8080', origin: 'https://agent.lan:8080' }), null, 'behind a TLS proxy that keeps Host');
+  t.is(onLan({ host: '192.168.1.20:8080' }), null, 'not a browser');
+  t.is(onLan({ host: '127.0.0.1:8080', origin: 'https://evil.example' }), 'Origin "https://evil.example" is not this server (allow it with the origins option, --origin)');
+  t.is(onLan({ host: 'agent.lan:8080', origin: 'https://dash.example.com' }, ['https://dash.example.com']), null);
+  t.is(requestRefusal(request({ host: 'evil.example:8080' }), '127.0.0.1', ['*']), 'Host "evil.example:8080" is not a loopback name', 'origins do not open a loopback server to foreign Hosts');
+});
+
+test('a client past maxClients is refused with 503 naming the limit; a freed place is taken again', async (t) => {
+  const { server } = await startLive(t, [], { maxClients: 2 });
+  const first = client(t, server.wsUrl);
+  const second = client(t, server.wsUrl);
+  await Promise.all([first.ready, second.ready]);
+  t.is(await upgradeOutcome(server.wsUrl), '503 too many clients: this server takes 2 at once (maxClients)');
+  first.socket.close();
+  await until(() => server.stats().clients === 1, 'the first client to be gone');
+  t.is(await upgradeOutcome(server.wsUrl), 'open');
+  t.is(second.closed, undefined);
+  await t.throwsAsync(WsServer.listen({ port: 0, maxClients: 0 }), { message: 'WsServer maxClients: expected a whole number of clients ≥ 1, got 0' });
 });
 
 test('ping/pong drops a peer that stopped answering; a live one stays', async (t) => {

@@ -159,7 +159,7 @@ test('an upgrade to a path other than /ws is answered 404 naming the endpoint; a
     });
   t.is(await refusal('/ws/'), '404 no WebSocket endpoint at /ws/ (use /ws)');
   t.is(await refusal('/socket'), '404 no WebSocket endpoint at /socket (use /ws)');
-  t.is(await refusal('/socket', { origin: 'http://evil.example' }), '403 Origin "http://evil.example" is not this server');
+  t.is(await refusal('/socket', { origin: 'http://evil.example' }), '403 Origin "http://evil.example" is not this server (allow it with the origins option, --origin)');
 });
 
 test('a client whose snapshot alone is over the cap is not dropped as it connects or is sent events: it has had no chance to read it', async (t) => {

@@ -4,7 +4,7 @@
  * and their parsing are shared with `ooda resume` and `ooda demo`, each with
  * its own defaults.
  */
-import { defaultConfig, startPersistentProgram, startProgram, tokenProblem, WsServer, type AgentConfig, type RunningProgram, type StartUp } from '../../streams/index.js';
+import { defaultConfig, originProblem, startPersistentProgram, startProgram, tokenProblem, WsServer, type AgentConfig, type RunningProgram, type StartUp } from '../../streams/index.js';
 import { fstatSync } from 'node:fs';
 import { intFlag, loadConfig, log, msFlag, readableFiles, textFlag, textFlags, UsageError, type FlagValues } from '../cli.js';
 import { defineCommand } from '../command.js';
@@ -48,6 +48,8 @@ export function runFlags(d: RunDefaults) {
     ws: { type: 'string', arg: 'PORT', help: 'serve the live dashboard at http://127.0.0.1:PORT/ and a WebSocket at /ws\n(0: any free port); the run then stays alive until stopped or max cycles' },
     host: { type: 'string', arg: 'ADDR', help: 'address for --ws (default 127.0.0.1; anything else exposes the agent)' },
     token: { type: 'string', arg: 'TOKEN', help: 'control token WebSocket clients need to send signals (default: generated, printed on stderr)' },
+    origin: { type: 'string', multiple: true, arg: 'ORIGIN', help: 'let web pages from ORIGIN (e.g. http://localhost:3000, or *) read and send\nover --ws besides the dashboard itself (repeatable)' },
+    'max-clients': { type: 'string', arg: 'N', help: 'most WebSocket clients at once for --ws (default 128)' },
     db: { type: 'string', arg: 'FILE', help: `SQLite store (default ${d.db ?? 'none: nothing is persisted'}; :memory: allowed); resumes its latest session` },
     fresh: { type: 'boolean', help: 'start a new mind even when the store holds a session' },
     'no-db': { type: 'boolean', help: 'do not persist' },
@@ -60,6 +62,8 @@ export interface WsSpec {
   port: number;
   host: string;
   token?: string;
+  origins?: string[];
+  maxClients?: number;
 }
 
 /** Parses `run`-style flags (any subset of {@link runFlags}) into program options. */
@@ -77,15 +81,7 @@ export function parseRun(values: FlagValues<ReturnType<typeof runFlags>>, defaul
   const vitalsMs = msFlag('vitals', values.vitals);
   const format = values.format ?? defaults.format;
   if (format !== 'ndjson' && format !== 'pretty') throw new UsageError(`--format: expected ndjson or pretty, got ${JSON.stringify(format)}`);
-  const wsPort = intFlag('ws', values.ws);
-  if (wsPort === undefined && (values.host !== undefined || values.token !== undefined)) {
-    throw new UsageError(`--${values.host !== undefined ? 'host' : 'token'} needs --ws PORT`);
-  }
-  if (wsPort !== undefined && wsPort > 65535) throw new UsageError(`--ws: expected a port from 0 to 65535, got ${wsPort}`);
-  const host = textFlag('host', values.host, 'an address') ?? '127.0.0.1';
-  const tokenIssue = values.token === undefined ? null : tokenProblem(values.token);
-  if (tokenIssue) throw new UsageError(`--token: ${tokenIssue}`);
-  const ws: WsSpec | undefined = wsPort === undefined ? undefined : { port: wsPort, host, ...(values.token === undefined ? {} : { token: values.token }) };
+  const ws = wsSpec(values);
   synchronousFlag(values.synchronous); // a bad mode is an error even where no store would use it
   if (values['no-db'] && values.db !== undefined) throw new UsageError('--no-db cannot be combined with --db');
   const db = values['no-db'] ? undefined : (values.db ?? defaults.db);
@@ -110,6 +106,32 @@ export function parseRun(values: FlagValues<ReturnType<typeof runFlags>>, defaul
     },
   };
   return parsed;
+}
+
+/** The `--ws` server's address and options from the flags, or undefined without `--ws`; its other flags need it. */
+function wsSpec(values: FlagValues<ReturnType<typeof runFlags>>): WsSpec | undefined {
+  const port = intFlag('ws', values.ws);
+  if (port === undefined) {
+    const given = (['host', 'token', 'origin', 'max-clients'] as const).find((name) => values[name] !== undefined);
+    if (given) throw new UsageError(`--${given} needs --ws PORT`);
+    return undefined;
+  }
+  if (port > 65535) throw new UsageError(`--ws: expected a port from 0 to 65535, got ${port}`);
+  const host = textFlag('host', values.host, 'an address') ?? '127.0.0.1';
+  const tokenIssue = values.token === undefined ? null : tokenProblem(values.token);
+  if (tokenIssue) throw new UsageError(`--token: ${tokenIssue}`);
+  for (const origin of values.origin ?? []) {
+    const problem = originProblem(origin);
+    if (problem) throw new UsageError(`--origin: ${problem}`);
+  }
+  const maxClients = intFlag('max-clients', values['max-clients'], { min: 1 });
+  return {
+    port,
+    host,
+    ...(values.token === undefined ? {} : { token: values.token }),
+    ...(values.origin === undefined ? {} : { origins: [...values.origin] }),
+    ...(maxClients === undefined ? {} : { maxClients }),
+  };
 }
 
 /**
