@@ -102,6 +102,18 @@ function valueAt(values: Record<string, unknown>, path: readonly PropertyKey[]):
   return node;
 }
 
+/**
+ * A JSON.parse message with the line and column of the position it names
+ * (`… at position 33 (line 4, column 1)`): in a file of several lines a
+ * character offset alone is hard to find.
+ */
+function withLineAndColumn(message: string, json: string): string {
+  const position = /at position (\d+)/.exec(message);
+  if (!position) return message;
+  const before = json.slice(0, Number(position[1])).split('\n');
+  return `${message} (line ${before.length}, column ${before.at(-1)!.length + 1})`;
+}
+
 /** Reads a JSON config file (a leading byte-order mark is skipped); names the file and the problem when it cannot. */
 export function readConfigFile(path: string): Layer {
   let text: string;
@@ -111,10 +123,11 @@ export function readConfigFile(path: string): Layer {
     throw new ConfigError('(file)', `cannot read ${path}: ${(error as Error).message}`, path);
   }
   let values: unknown;
+  const json = text.replace(/^\uFEFF/, '');
   try {
-    values = JSON.parse(text.replace(/^\uFEFF/, ''));
+    values = JSON.parse(json);
   } catch (error) {
-    throw new ConfigError('(file)', `not valid JSON: ${(error as Error).message}`, path);
+    throw new ConfigError('(file)', `not valid JSON: ${withLineAndColumn((error as Error).message, json)}`, path);
   }
   if (!isPlainObject(values)) throw new ConfigError('(file)', `expected a JSON object of config keys, got ${describeValue(values)}`, path);
   return { origin: path, values };

@@ -47,4 +47,6 @@ test('an unreadable or malformed config file is a clear error naming the file', 
     t.throws(() => readConfigFile(bad), { message: `config ${bad}: (file): expected a JSON object of config keys, got ${got}` }, text);
   }
   t.throws(() => readConfigFile(join(dir, 'missing.json')), { message: /cannot read .*missing\.json/ });
+  writeFileSync(bad, '{\n  "maxCycles": 5,\n  "seed": 3,\n}\n');
+  t.throws(() => readConfigFile(bad), { message: /not valid JSON: .* at position 33 \(line 4, column 1\)$/ }, 'a trailing comma: the line and column of the brace after it');
 });
