@@ -84,6 +84,7 @@ export { originProblem } from '../sinks/requestGuard.js';
 export { toWebSocket, type WebSocketSink, type WebSocketSinkOptions } from '../sinks/toWebSocket.js';
 export { fromWebSocket } from '../sources/wsInput.js';
 export { SqliteStore, type StoreAccess, type StoreOptions, type Synchronous } from '../sinks/sqliteStore.js';
+export { pruneSessions, type PruneOptions, type PrunedSession } from '../sinks/sessionPruning.js';
 export { StoreError } from '../sinks/storeError.js';
 export { OutputError } from '../sinks/outputError.js';
 export { storeFileProblem } from '../sinks/storeFile.js';

@@ -6,6 +6,7 @@ import { consolidate } from './consolidate.js';
 import { demo } from './demo.js';
 import { events } from './events.js';
 import { plan } from './plan.js';
+import { prune } from './prune.js';
 import { recall } from './recall.js';
 import { reflect } from './reflect.js';
 import { repl } from './repl.js';
@@ -14,4 +15,4 @@ import { resume } from './resume.js';
 import { run } from './run.js';
 import { sessions } from './sessions.js';
 
-export const COMMANDS: Record<string, Command> = { run, resume, demo, plan, reflect, repl, replay, sessions, events, recall, consolidate };
+export const COMMANDS: Record<string, Command> = { run, resume, demo, plan, reflect, repl, replay, sessions, events, recall, consolidate, prune };
