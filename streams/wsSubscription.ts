@@ -7,9 +7,14 @@ import { describeValue } from '../mind/describeValue.js';
 import { EVENT_KINDS, type EventKind } from './events.js';
 import { describeIssue, SubscribeMessage, type Subscription } from './wsProtocol.js';
 
-/** `?subscribe=decision,goal` → a set of kinds; absent or `*` → all; an unknown kind → the problem. */
+/**
+ * `?subscribe=decision,goal` → a set of kinds; absent or `*` → all; empty
+ * (`?subscribe=`) → none, as `{"subscribe": []}` (a client that only sends);
+ * an unknown kind → the problem.
+ */
 export function subscriptionFromQuery(raw: string | null): { subscription: Subscription } | { problem: string } {
-  if (raw === null || raw === '' || raw === '*') return { subscription: 'all' };
+  if (raw === null || raw === '*') return { subscription: 'all' };
+  if (raw.trim() === '') return { subscription: new Set() };
   const kinds = raw.split(',').map((k) => k.trim());
   const problem = unknownKindsProblem(kinds);
   if (problem) return { problem: `?subscribe: ${problem}` };

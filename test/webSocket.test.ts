@@ -136,7 +136,9 @@ test('subscriptions filter by kind (query string or message); signals from a cli
   const goalsOnly = client(t, `${server.wsUrl}?subscribe=goal`);
   const decisionsOnly = client(t, server.wsUrl);
   const everything = client(t, server.wsUrl);
-  await Promise.all([goalsOnly.ready, decisionsOnly.ready, everything.ready]);
+  // An empty list is no kinds, as {"subscribe": []}: it used to mean every kind.
+  const senderOnly = client(t, `${server.wsUrl}?subscribe=`);
+  await Promise.all([goalsOnly.ready, decisionsOnly.ready, everything.ready, senderOnly.ready]);
   t.like(await decisionsOnly.ask({ subscribe: ['decision'] }), { type: 'ack', accepted: 'subscribe', kinds: ['decision'] });
   const afterSubscribe = decisionsOnly.messages.length;
   const ack = await everything.ask({ id: 'g1', token: TOKEN, signal: { type: 'goal', description: 'Find moons of Mars' } });
@@ -144,6 +146,7 @@ test('subscriptions filter by kind (query string or message); signals from a cli
   await until(() => decisionsOnly.events.length > 0 && goalsOnly.events.some((e: any) => e.status === 'Completed'), 'goal and decision events');
   await until(() => everything.events.some((e) => e.kind === 'action'), 'all kinds at the unfiltered client');
   t.deepEqual([...new Set(goalsOnly.events.map((e) => e.kind))], ['goal']);
+  t.deepEqual(senderOnly.events, []);
   t.deepEqual([...new Set(decisionsOnly.messages.slice(afterSubscribe).map((e) => e.kind))], ['decision']);
   const perceived = everything.events.find((e) => e.kind === 'perceived' && e.signalType === 'goal') as AgentEvent<'perceived'>;
   t.is(perceived.source, 'ws-3');
