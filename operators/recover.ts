@@ -117,18 +117,20 @@ export function passRunner(runtime: Runtime, cycleOp: OperatorFunction<Cycle, Cy
 }
 
 /**
- * What a cycle operator that skips decide gets told. A pass the operator
+ * What a cycle operator that skips decide or act gets told. A pass the operator
  * drops (a `filter` between stages) still ends, as its cycle stood, with a
  * `warning` the first time; a pass it emits more than once ends once, with
  * its first emission, and a `warning` the first time. A driver tick that ends without a decision while
  * a goal is active (the operator filtered decide out, or has none) gets a
  * `warning` the first time; the driver then waits for the next signal instead
- * of ticking on (see streams/driver.ts).
+ * of ticking on (see streams/driver.ts). A pass that decided and was not
+ * acted on (no act, or act before decide) gets a `warning` the first time.
  */
 class PassGuard {
   private warnedDropped = false;
   private warnedRepeated = false;
   private warnedUndecided = false;
+  private warnedUnacted = false;
   private warnedIntake = false;
 
   constructor(private readonly runtime: Runtime) {}
@@ -160,6 +162,11 @@ class PassGuard {
   /** The pass as it ends; its signal taken in first if the cycle operator did not (it has no observe, or dropped the pass before it). */
   ended(entering: Cycle, cycle: Cycle): Cycle {
     if (!isTakenIn(entering) && !isTakenIn(cycle)) this.takeIn(cycle);
+    if (cycle.decision && cycle.goal && cycle.outcome === undefined && !this.warnedUnacted) {
+      this.warnedUnacted = true;
+      const message = `this pass decided on ${cycle.decision.tool} for goal ${cycle.goal.id} but nothing acted on it (does the cycle operator leave out act, or put it before decide?): the tool did not run, and so will later decisions not, without another warning`;
+      record(this.runtime, cycle, 'warning', { message });
+    }
     if (cycle.decision !== undefined || cycle.signal.type !== 'tick' || this.warnedUndecided || !this.runtime.mind.goals.hasActive()) return cycle;
     this.warnedUndecided = true;
     const message = 'a driver tick ended without a decision while a goal is active (does the cycle operator leave out or filter out decide?): the driver waits for the next signal instead of ticking on';

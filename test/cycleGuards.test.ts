@@ -40,6 +40,18 @@ test('a custom cycle whose filter drops the driver’s passes ends them as they 
   t.is(events.filter((e) => e.kind === 'observation').length, 1);
 });
 
+test('a custom cycle that decides but never acts (act left out, or before decide) warns once, naming the decision; no tool runs', (t) => {
+  for (const cycle of [(s: any) => pipe(s.observe, s.orient, s.act, s.decide), (s: any) => pipe(s.observe, s.orient, s.decide)]) {
+    const events = runBounded({ config: { maxCycles: 3 }, cycle });
+    t.deepEqual(warnings(events), [
+      `this pass decided on ${events.find((e) => e.kind === 'decision')!.tool} for goal goal-1 but nothing acted on it (does the cycle operator leave out act, or put it before decide?): the tool did not run, and so will later decisions not, without another warning`,
+    ]);
+    t.is(events.filter((e) => e.kind === 'decision').length, 3);
+    t.is(events.filter((e) => e.kind === 'action').length, 0);
+  }
+  t.deepEqual(warnings(runBounded({ config: { maxCycles: 3 } })), [], 'the default cycle acts on every decision');
+});
+
 test('a custom cycle without decide: the driver waits for signals instead of spinning; each signal allows one more tick', (t) => {
   const events: AgentEvent[] = [];
   const facts = ['Io', 'Europa'].map((moon) => stimulus({ type: 'fact', subject: 'Jupiter', predicate: 'has moon', object: moon }));
