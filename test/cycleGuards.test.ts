@@ -41,7 +41,8 @@ test('a custom cycle whose filter drops the driver’s passes ends them as they 
 });
 
 test('a custom cycle that decides but never acts (act left out, or before decide) warns once, naming the decision; no tool runs', (t) => {
-  for (const cycle of [(s: any) => pipe(s.observe, s.orient, s.act, s.decide), (s: any) => pipe(s.observe, s.orient, s.decide)]) {
+  const cycles: NonNullable<AgentOptions['cycle']>[] = [(s) => pipe(s.observe, s.orient, s.act, s.decide), (s) => pipe(s.observe, s.orient, s.decide)];
+  for (const cycle of cycles) {
     const events = runBounded({ config: { maxCycles: 3 }, cycle });
     t.deepEqual(warnings(events), [
       `this pass decided on ${events.find((e) => e.kind === 'decision')!.tool} for goal goal-1 but nothing acted on it (does the cycle operator leave out act, or put it before decide?): the tool did not run, and so will later decisions not, without another warning`,
