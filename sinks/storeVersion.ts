@@ -35,7 +35,29 @@ async function schemaVersion(c: SchemaConnection): Promise<number> {
 async function requireSchema(c: SchemaConnection): Promise<number> {
   const version = await schemaVersion(c);
   if (version === 0) throw new StoreError(`store: open: ${c.file} is not an ooda-rx store (it has no schema): pass another --db`, 'SCHEMA');
+  await requireTables(c, version);
   return version;
+}
+
+/** The tables the migrations up to `version` create (they only ever add tables). */
+function tablesOf(version: number): string[] {
+  return Array.from(MIGRATIONS.slice(0, version).join('\n').matchAll(/CREATE TABLE (\w+)/g), (match) => match[1]!);
+}
+
+/**
+ * A file whose version is ooda-rx's (≥ 1) must also hold that version's
+ * tables: other programs number their own schemas with `user_version` too
+ * (1 is common), and such a file would otherwise be taken as a store, switched
+ * to WAL and then fail on a missing table.
+ */
+async function requireTables(c: SchemaConnection, version: number): Promise<void> {
+  const held = new Set((await c.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")).map((row) => row.name));
+  const missing = tablesOf(version).filter((table) => !held.has(table));
+  if (missing.length === 0) return;
+  throw new StoreError(
+    `store: open: ${c.file} is not an ooda-rx store: it has schema version ${version} (PRAGMA user_version) but lacks its table(s) ${missing.join(', ')}: it is damaged or another program's database; pass another --db`,
+    'SCHEMA',
+  );
 }
 
 /**
@@ -56,6 +78,7 @@ export async function requireWritableSchema(c: SchemaConnection, access: 'create
   let found: { type: string; name: string }[];
   try {
     const version = await schemaVersion(c);
+    if (version > 0) await requireTables(c, version);
     found = version > 0 ? [] : await c.all<{ type: string; name: string }>('SELECT type, name FROM sqlite_master ORDER BY rowid LIMIT 4');
   } catch (error) {
     await c.run('ROLLBACK').catch(() => undefined);

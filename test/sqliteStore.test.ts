@@ -1,9 +1,9 @@
 import test from 'ava';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { VirtualTimeScheduler } from 'rxjs';
 import { holdWriteLock } from './helpers/lock.js';
 import { SqliteStore, type StoreOptions } from '../sinks/sqliteStore.js';
@@ -76,6 +76,26 @@ test('a writer refuses another program\'s database (tables but no ooda schema) b
   const store = await SqliteStore.open(empty);
   t.is((await store.get<{ user_version: number }>('PRAGMA user_version'))!.user_version, SCHEMA_VERSION);
   await store.close();
+});
+
+test('a database of another program that numbers its schema with user_version 1 is refused by writers and readers, unchanged and with nothing beside it', async (t) => {
+  const file = tempDb();
+  const db = new Database(file);
+  db.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES ('keep me')");
+  db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  db.close();
+  const before = readFileSync(file);
+  for (const access of ['create', 'existing', 'read'] as const) {
+    const error = await t.throwsAsync(SqliteStore.open(file, { access }), { instanceOf: StoreError }, access);
+    t.is(error!.code, 'SCHEMA', access);
+    t.is(
+      error!.message,
+      `store: open: ${file} is not an ooda-rx store: it has schema version ${SCHEMA_VERSION} (PRAGMA user_version) but lacks its table(s) sessions, signals, events, snapshots, goals, episodes, triples, provenance: it is damaged or another program's database; pass another --db`,
+      access,
+    );
+  }
+  t.true(readFileSync(file).equals(before), 'the file is unchanged (it stays in its journal mode)');
+  t.deepEqual(readdirSync(dirname(file)), ['test.db'], 'no -lock, -wal or -shm was left beside it');
 });
 
 test('a writer opening the store marks every session still running crashed, with its cycles and end from its last stored event; a reader changes nothing', async (t) => {
