@@ -6,6 +6,7 @@
  * another program's database; a reader needs this program's version, since
  * it cannot migrate. Each refusal is a {@link StoreError} naming the file.
  */
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { StoreError } from './storeError.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './storeSchema.js';
 
@@ -34,10 +35,39 @@ async function schemaVersion(c: SchemaConnection): Promise<number> {
 /** The file's schema version, refused when the file has none (it is not an ooda-rx store). */
 async function requireSchema(c: SchemaConnection): Promise<number> {
   const version = await schemaVersion(c);
-  if (version === 0) throw new StoreError(`store: open: ${c.file} is not an ooda-rx store (it has no schema): pass another --db`, 'SCHEMA');
+  if (version === 0) {
+    const empty = (await c.all('SELECT name FROM sqlite_master LIMIT 1')).length === 0;
+    throw new StoreError(`store: open: ${c.file} is not an ooda-rx store (it has no schema): pass another --db${empty ? missingLogHint(c.file) : ''}`, 'SCHEMA');
+  }
   await requireTables(c, version);
   return version;
 }
+
+/**
+ * Why an empty file may still be a store: it is in WAL mode (byte 18 of its
+ * header is 2) with no write-ahead log beside it, as when a store's file is
+ * copied without its `-wal`, where its writer (killed, or still running) keeps
+ * what it committed until a checkpoint folds the log into the file.
+ */
+function missingLogHint(file: string): string {
+  const header = Buffer.alloc(100);
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      readSync(fd, header, 0, header.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return '';
+  }
+  const wal = statSync(`${file}-wal`, { throwIfNoEntry: false });
+  if (!header.subarray(0, 16).equals(SQLITE_MAGIC) || header[18] !== 2 || (wal?.size ?? 0) > 0) return '';
+  return `; or, if it is a copy of a store's file, copy the store's -wal file with it, as ${file}-wal: the file is in WAL mode, and what a writer commits stays in its -wal until a checkpoint`;
+}
+
+/** The first 16 bytes of every SQLite database file. */
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 
 /** The tables the migrations up to `version` create (they only ever add tables). */
 function tablesOf(version: number): string[] {

@@ -7,7 +7,7 @@
  */
 import test from 'ava';
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { events, finished, OODA, startCli, until, type CliResult } from './helpers/cli.js';
@@ -73,4 +73,22 @@ test('a crashed store whose -wal file the reader may not read is one line naming
     result.stderr,
     `ooda: store: open: cannot read ${db}: its writer did not stop cleanly and left a write-ahead log, ${db}-wal, that this user may not read: let the store's owner fold the log into the file (sqlite3 ${db} 'PRAGMA wal_checkpoint(TRUNCATE)'), or make ${db}-wal readable\n`,
   );
+});
+
+test('a copy of a crashed store made without its -wal file is refused saying to copy the -wal with it, and reads once it is', async (t) => {
+  const { db } = await crashedStore();
+  const folder = mkdtempSync(join(tmpdir(), 'ooda-copied-'));
+  t.teardown(() => rmSync(folder, { recursive: true, force: true }));
+  const copy = join(folder, 'copy.db');
+  copyFileSync(db, copy);
+  const refused = await finished(startCli(['sessions', '--db', copy]));
+  t.is(refused.code, 1, refused.stderr);
+  t.is(
+    refused.stderr,
+    `ooda: store: open: ${copy} is not an ooda-rx store (it has no schema): pass another --db; or, if it is a copy of a store's file, copy the store's -wal file with it, as ${copy}-wal: the file is in WAL mode, and what a writer commits stays in its -wal until a checkpoint\n`,
+  );
+  copyFileSync(`${db}-wal`, `${copy}-wal`);
+  const listed = await finished(startCli(['sessions', '--db', copy, '--json']));
+  t.is(listed.code, 0, listed.stderr);
+  t.like(events(listed.stdout)[0], { id: 'c1', status: 'running' });
 });
