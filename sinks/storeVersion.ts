@@ -43,6 +43,9 @@ async function requireSchema(c: SchemaConnection): Promise<number> {
   return version;
 }
 
+/** The first 16 bytes of every SQLite database file. */
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+
 /**
  * Why an empty file may still be a store: it is in WAL mode (byte 18 of its
  * header is 2) with no write-ahead log beside it, as when a store's file is
@@ -65,9 +68,6 @@ function missingLogHint(file: string): string {
   if (!header.subarray(0, 16).equals(SQLITE_MAGIC) || header[18] !== 2 || (wal?.size ?? 0) > 0) return '';
   return `; or, if it is a copy of a store's file, copy the store's -wal file with it, as ${file}-wal: the file is in WAL mode, and what a writer commits stays in its -wal until a checkpoint`;
 }
-
-/** The first 16 bytes of every SQLite database file. */
-const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 
 /** The tables the migrations up to `version` create (they only ever add tables). */
 function tablesOf(version: number): string[] {
