@@ -55,3 +55,27 @@ test('the documented sqlite3 queries run and answer for the latest mind, not eve
   const perGoal = file.prepare(queries.get('how often each tool was used per goal, and how it went')!).all() as Record<string, unknown>[];
   t.deepEqual(sort(perGoal.map(({ session, goal_id, tool, uses }) => ({ session, goal_id, tool, uses }))), sort(actions));
 });
+
+test('the columns mean what the schema table says, on a fresh and a resumed session', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'ooda-doc-columns-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const db = join(dir, 'ooda.db');
+  const run = (args: string[], input: string[]) => runCli(['run', '--db', db, '--heartbeat', '0', '--max-cycles', '3', ...args], input.join('\n') + '\n');
+  t.is((await run(['--session', 'first'], [fact('Mars', 'has moon', 'Phobos'), goal('Find moons of Mars')])).code, 0);
+  t.is((await run(['--fresh', '--session', 'fresh'], [goal('Find moons of Venus')])).code, 0);
+  t.is((await run(['--session', 'resumed'], [goal('Find moons of Jupiter')])).code, 0);
+
+  const file = new Database(db, { readonly: true });
+  t.teardown(() => file.close());
+  const value = <T = unknown>(sql: string, ...params: unknown[]) => Object.values(file.prepare(sql).get(...params) as object)[0] as T;
+  for (const id of ['first', 'fresh', 'resumed']) {
+    t.is(value('SELECT first_seq FROM sessions WHERE id = ?', id), value('SELECT min(seq) FROM events WHERE session = ?', id), `${id}: first_seq is its first event's`);
+    t.is(value('SELECT start_cycle FROM sessions WHERE id = ?', id), value('SELECT cycle FROM snapshots WHERE session = ? ORDER BY id LIMIT 1', id), `${id}: start_cycle`);
+    const start = file.prepare('SELECT signal_id FROM snapshots WHERE session = ? ORDER BY id LIMIT 1').get(id) as { signal_id: number };
+    t.is(start.signal_id, value<number>('SELECT coalesce(max(id), 0) FROM signals WHERE id < (SELECT min(id) FROM signals WHERE session = ?)', id), `${id}: signal_id is the store's last signal id`);
+    t.is(value('SELECT count(*) FROM signals WHERE session = ? AND id <= ?', id, start.signal_id), 0, `${id}: none of its signals is in its start state`);
+  }
+  t.is(value("SELECT start_cycle FROM sessions WHERE id = 'resumed'"), value("SELECT cycles FROM sessions WHERE id = 'fresh'"), 'a resumed session starts at the cycle count of the one it continues');
+  t.is(value("SELECT resumed_from FROM sessions WHERE id = 'resumed'"), 'fresh');
+  t.deepEqual(file.prepare("SELECT subject, predicate, object FROM triples WHERE session = 'first'").all(), [{ subject: 'mars', predicate: 'has_moon', object: 'phobos' }], 'triples are in symbols');
+});
