@@ -163,10 +163,8 @@ export class KnowledgeGraph {
     if (existing) {
       if (confidence > existing.confidence) {
         const before = existing.confidence;
-        existing.confidence = confidence;
-        this.journal.record(() => {
-          existing.confidence = before;
-        });
+        this.reweigh(existing, confidence);
+        this.journal.record(() => this.reweigh(existing, before));
       }
       return false;
     }
@@ -284,7 +282,6 @@ export class KnowledgeGraph {
     return this.byKey.values();
   }
 
-  /** Plain data; triples in a canonical order so equal graphs serialise equally. */
   /**
    * The graph as plain data, triples in insertion order: {@link load} rebuilds
    * every index in the same order, so queries, adjacency and spreading
@@ -308,27 +305,33 @@ export class KnowledgeGraph {
   }
 
   private insert(key: string, triple: Triple): void {
-    this.changes++;
     this.byKey.set(key, triple);
     index(this.bySubject, triple.subject, triple);
     index(this.byPredicate, triple.predicate, triple);
     index(this.byObject, triple.object, triple);
-    if (!isMetadataPredicate(triple.predicate)) {
-      this.knowledgeCount++;
-      this.knowledgeChanges++;
-    }
+    this.changed(triple, +1);
   }
 
   private erase(key: string, triple: Triple): void {
-    this.changes++;
     this.byKey.delete(key);
     this.bySubject.get(triple.subject)?.delete(triple);
     this.byPredicate.get(triple.predicate)?.delete(triple);
     this.byObject.get(triple.object)?.delete(triple);
-    if (!isMetadataPredicate(triple.predicate)) {
-      this.knowledgeCount--;
-      this.knowledgeChanges++;
-    }
+    this.changed(triple, -1);
+  }
+
+  /** Sets a known triple's confidence: a change like any other to what spreading activation and reasoning derive from the graph. */
+  private reweigh(triple: Triple, confidence: number): void {
+    triple.confidence = confidence;
+    this.changed(triple, 0);
+  }
+
+  /** Bumps the versions for a change to `triple`; `added`: +1 inserted, −1 erased, 0 changed in place. */
+  private changed(triple: Triple, added: -1 | 0 | 1): void {
+    this.changes++;
+    if (isMetadataPredicate(triple.predicate)) return;
+    this.knowledgeCount += added;
+    this.knowledgeChanges++;
   }
 }
 
