@@ -134,7 +134,7 @@ export class Mind {
     this.terms = new GoalTermsCache(this.graph);
     this.decisions = new DecisionLog(this.journal);
     this.tools = new ToolRegistry(options.tools ?? []);
-    this.random = new SeededRandom(options.seed ?? this.config.seed);
+    this.random = new SeededRandom(options.seed ?? this.config.seed, this.journal);
     this.questions = new PendingQuestions(this.journal);
     this.library = new Library(this.journal, this.space);
     this.registerExtension(this.questions);
@@ -169,9 +169,7 @@ export class Mind {
 
   /** A deterministic id: `goal-1`, `episode-3`, … */
   id(prefix: string): string {
-    const id = this.random.id(prefix);
-    this.journal.record(() => this.random.releaseId(prefix));
-    return id;
+    return this.random.id(prefix);
   }
 
   /** Adds a goal; the stall threshold defaults to the config's. */
@@ -347,7 +345,7 @@ export class Mind {
     this.graph.load(state.graph);
     this.decisions.load(state.decisions);
     this.provenanceLog = state.provenance;
-    this.random = SeededRandom.fromJSON(state.random);
+    this.random = SeededRandom.fromJSON(state.random, this.journal);
     this.unclaimed = {};
     for (const [name, json] of Object.entries(state.extensions)) {
       const ext = this.extensions.get(name);
