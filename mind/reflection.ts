@@ -173,7 +173,8 @@ export class Reflection implements MindExtension {
 
     const tools = Object.entries(this.state.tools)
       .map(([tool, s]) => ({ tool, runs: s.runs, ok: s.ok, rate: Math.round((s.ok / s.runs) * 1000) / 1000 }))
-      .sort((a, b) => a.tool.localeCompare(b.tool));
+      // A fixed locale: under the process's own (LANG=da_DK, say, puts "aa_tool" last) a recording would not replay on another machine.
+      .sort((a, b) => a.tool.localeCompare(b.tool, 'en'));
     const psyche = Psyche.of(mind)?.evolve(new Map(tools.map((t) => [t.tool, t.rate])));
     const report: ReflectionReport = {
       number: this.state.reflections + 1,
