@@ -215,12 +215,15 @@ export class KnowledgeGraph {
     return n;
   }
 
-  /** Triples in which the symbol is subject or object (knowledge only by default). */
-  adjacent(symbol: string, includeMetadata = false): Triple[] {
+  /** Triples in which the symbol is subject or object (knowledge only by default), the first `limit` of them. */
+  adjacent(symbol: string, includeMetadata = false, limit = Infinity): Triple[] {
     const out: Triple[] = [];
     for (const set of [this.bySubject.get(symbol), this.byObject.get(symbol)]) {
       if (!set) continue;
-      for (const t of set) if (includeMetadata || !isMetadataPredicate(t.predicate)) out.push(t);
+      for (const t of set) {
+        if (out.length >= limit) return out;
+        if (includeMetadata || !isMetadataPredicate(t.predicate)) out.push(t);
+      }
     }
     return out;
   }

@@ -7,7 +7,7 @@
  * per symbol and recomputed only when the symbol's own triples change.
  */
 import { similarity, type Hypervector, type HypervectorSpace } from './hypervector.js';
-import { isMetadataPredicate, type KnowledgeGraph } from './knowledgeGraph.js';
+import { isMetadataPredicate, type KnowledgeGraph, type Triple } from './knowledgeGraph.js';
 
 /** Triples followed per symbol when encoding or gathering peers. */
 export const FEATURE_LIMIT = 64;
@@ -20,24 +20,26 @@ export interface Neighbour {
 }
 
 export class SymbolVectors {
-  private readonly cache = new Map<string, { signature: number; vector: Hypervector }>();
+  /** Per symbol: the triples its vector was made from, and the vector. */
+  private readonly cache = new Map<string, { triples: Triple[]; vector: Hypervector }>();
 
   constructor(private readonly space: HypervectorSpace) {}
 
   /** The symbol's vector (the bundle of its bindings). */
   vector(graph: KnowledgeGraph, symbol: string): Hypervector {
-    const signature = graph.degree(symbol, true);
+    // The triples themselves, not their count: a triple removed and another added leave the count as it was.
+    const triples = graph.adjacent(symbol, false, FEATURE_LIMIT);
     const cached = this.cache.get(symbol);
-    if (cached && cached.signature === signature) return cached.vector;
+    if (cached && sameTriples(cached.triples, triples)) return cached.vector;
     const features: Hypervector[] = [];
-    for (const t of graph.adjacent(symbol).slice(0, FEATURE_LIMIT)) {
+    for (const t of triples) {
       features.push(
         t.subject === symbol ? this.space.bind(this.space.word(t.predicate), this.space.word(t.object)) : this.space.bind(this.space.word(`^${t.predicate}`), this.space.word(t.subject)),
       );
     }
     if (features.length === 0) features.push(this.space.word(symbol));
     const vector = this.space.bundle(features);
-    this.cache.set(symbol, { signature, vector });
+    this.cache.set(symbol, { triples, vector });
     return vector;
   }
 
@@ -48,7 +50,7 @@ export class SymbolVectors {
    */
   nearest(graph: KnowledgeGraph, symbol: string, k = 5): Neighbour[] {
     const peers = new Set<string>();
-    for (const t of graph.adjacent(symbol).slice(0, FEATURE_LIMIT)) {
+    for (const t of graph.adjacent(symbol, false, FEATURE_LIMIT)) {
       const others = t.subject === symbol ? graph.query({ predicate: t.predicate, object: t.object }) : graph.query({ subject: t.subject, predicate: t.predicate });
       for (const o of others) {
         const peer = t.subject === symbol ? o.subject : o.object;
@@ -64,4 +66,9 @@ export class SymbolVectors {
       .sort((a, b) => b.similarity - a.similarity || (a.symbol < b.symbol ? -1 : 1))
       .slice(0, k);
   }
+}
+
+/** Whether two lists hold the same triples (the same objects: a triple's parts never change), in the same order. */
+function sameTriples(a: readonly Triple[], b: readonly Triple[]): boolean {
+  return a.length === b.length && a.every((t, i) => t === b[i]);
 }

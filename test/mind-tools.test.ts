@@ -91,6 +91,19 @@ test('similarity_search finds the symbols with the most similar relations', asyn
   t.true(near.every((s) => ['mercury', 'venus', 'earth'].includes(s)), `nearest to mars: ${near.join(', ')}`);
 });
 
+test('similarity_search sees a symbol\'s relations as they now stand when one is replaced by another (same count), as a restored mind does', async (t) => {
+  const mind = new Mind({ tools: builtinTools() });
+  for (const planet of ['mars', 'venus', 'earth']) mind.graph.add(planet, 'orbits', 'sun');
+  for (const planet of ['mars', 'earth']) mind.graph.add(planet, 'has', 'moon');
+  const nearEarth = async (m: Mind) => ((await run(m, 'similarity_search', { symbol: 'earth' })).data as { symbol: string; similarity: number }[]).find((n) => n.symbol === 'mars')?.similarity;
+  t.is(await nearEarth(mind), 1, 'mars and earth share every relation');
+  mind.graph.remove({ subject: 'mars', predicate: 'has', object: 'moon' });
+  mind.graph.add('mars', 'has', 'dust');
+  const live = await nearEarth(mind);
+  t.true(live !== undefined && live < 1, `mars no longer has a moon: similarity ${live}`);
+  t.is(live, await nearEarth(Mind.fromJSON(mind.toJSON(), { tools: builtinTools() })));
+});
+
 test('infer_rules mines the inverse of has_moon from the demo data and reason applies it', async (t) => {
   const mind = demoMind();
   const out = await run(mind, 'infer_rules', {});
