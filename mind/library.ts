@@ -113,9 +113,25 @@ function indexPassages(document: LibraryDocument): IndexedPassage[] {
     current = '';
   };
   for (const sentence of sentences(document.text)) {
-    if (current && current.length + sentence.length + 2 > PASSAGE_CHARS) flush();
-    current = current ? `${current}. ${sentence}` : sentence.slice(0, PASSAGE_CHARS);
+    for (const piece of pieces(sentence)) {
+      if (current && current.length + piece.length + 2 > PASSAGE_CHARS) flush();
+      current = current ? `${current}. ${piece}` : piece;
+    }
   }
   flush();
+  return out;
+}
+
+/** A sentence in pieces of at most {@link PASSAGE_CHARS} characters, cut at a space where there is one: a longer sentence (a line without stops) is searchable to its end. */
+function pieces(sentence: string): string[] {
+  const out: string[] = [];
+  let rest = sentence;
+  while (rest.length > PASSAGE_CHARS) {
+    const space = rest.lastIndexOf(' ', PASSAGE_CHARS);
+    const cut = space > 0 ? space : PASSAGE_CHARS;
+    out.push(rest.slice(0, cut));
+    rest = rest.slice(cut).trimStart();
+  }
+  if (rest) out.push(rest);
   return out;
 }

@@ -134,6 +134,17 @@ test('content_ingest turns "X is a Y" and "X has Y" into facts; library_search f
   t.is((await run(mind, 'library_search', { query: 'volcanoes on Io' })).content, undefined);
 });
 
+test('library_search finds a word at the end of a sentence longer than a passage (a line without stops), in a passage of at most 400 characters', async (t) => {
+  const mind = new Mind({ tools: builtinTools() });
+  const filler = Array.from({ length: 150 }, (_, i) => `filler${i}`).join(' ');
+  await run(mind, 'content_ingest', { text: `Observation log ${filler} and at last a comet crossed the sky`, source: 'log' });
+  const found = await run(mind, 'library_search', { query: 'comet sky' });
+  t.regex(found.content ?? '', /a comet crossed the sky/);
+  const passages = found.data as { text: string }[];
+  t.true(passages.every((p) => p.text.length <= 400), `passage lengths: ${passages.map((p) => p.text.length).join(', ')}`);
+  t.regex((await run(mind, 'library_search', { query: 'observation log' })).content ?? '', /^.*Observation log filler0/, 'the start of the sentence is still found');
+});
+
 test('file_io reads, writes and lists inside the workspace and refuses ../, absolute paths and symbolic links', async (t) => {
   const root = await mkdtemp(join(tmpdir(), 'ooda-files-'));
   const workspace = join(root, 'ws');
