@@ -7,6 +7,14 @@ import { words } from './text.js';
 
 export const DEFAULT_DIM = 10_000;
 
+/**
+ * How many word vectors a space keeps (it is emptied past this): about 20 MB
+ * at the default dimension. Every word of every goal, symbol and passage
+ * passes through it, so unbounded it grew with a long run's distinct words
+ * (60 000 generated goals held 150 MB). A vector dropped is made again, equal.
+ */
+const WORDS_KEPT = 16_384;
+
 export class Hypervector {
   constructor(
     readonly dim: number,
@@ -43,6 +51,7 @@ export class HypervectorSpace {
       }
       this.maskTail(bits);
       vector = new Hypervector(this.dim, bits);
+      if (this.cache.size >= WORDS_KEPT) this.cache.clear();
       this.cache.set(word, vector);
     }
     return vector;
