@@ -8,9 +8,12 @@
  *   signals:                     --s------|
  *   feedback(rt, cycle):         --(abc)--|   (a: s's pass, b: its follow-up at depth 1, …)
  *
- * Options: maxDepth (default: the config's maxDepth, 10).
+ * Options: maxDepth (default: the config's maxDepth, 10), a whole number ≥ 0
+ * (anything else throws, naming it: NaN, say, would compare false and never
+ * end a chain).
  */
 import { concatMap, EMPTY, expand, Observable, of, type OperatorFunction, type Subscriber } from 'rxjs';
+import { checkNumberOption, wholeNumber } from '../mind/optionCheck.js';
 import { beginCycle, record, type Cycle } from '../streams/cycle.js';
 import type { Runtime } from '../streams/runtime.js';
 import type { Signal } from '../streams/signals.js';
@@ -31,6 +34,7 @@ export function feedback(runtime: Runtime, cycleOp: OperatorFunction<Cycle, Cycl
  * them) ends its chain there, without setting up an expansion.
  */
 export function feedbackChain(runtime: Runtime, cycleOp: OperatorFunction<Cycle, Cycle>, options: FeedbackOptions = {}): (signal: Signal) => Observable<Cycle> {
+  checkNumberOption('feedback', 'maxDepth', options.maxDepth, wholeNumber(0), 'a whole number ≥ 0');
   const maxDepth = options.maxDepth ?? runtime.config.maxDepth;
   const run = passRunner(runtime, cycleOp);
   /** A pass's cycle, begun: the runtime's current pass. */

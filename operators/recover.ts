@@ -21,6 +21,7 @@
  *   recover(rt, cycle):      --a--b'-|    (b' carries the error event and a retry follow-up)
  */
 import { mergeMap, Observable, type OperatorFunction, type Subscription } from 'rxjs';
+import { checkNumberOption, wholeNumber } from '../mind/optionCheck.js';
 import { countRolledBackAttempt } from '../mind/rolledBackAttempt.js';
 import { ToolBug, ToolFailure } from '../mind/tool.js';
 import { notACycle, record, type Cycle } from '../streams/cycle.js';
@@ -31,11 +32,12 @@ import { intake, isTakenIn } from './intake.js';
 import { fusedSteps, runSteps } from './stage.js';
 
 export interface RecoverOptions {
-  /** Passes deeper than this end their chain on error instead of retrying. Default 2. */
+  /** Passes deeper than this end their chain on error instead of retrying. Default 2; a whole number ≥ 0 (anything else throws, naming it). */
   retryDepth?: number;
 }
 
 export function recover(runtime: Runtime, cycleOp: OperatorFunction<Cycle, Cycle>, options: RecoverOptions = {}): OperatorFunction<Cycle, Cycle> {
+  checkNumberOption('recover', 'retryDepth', options.retryDepth, wholeNumber(0), 'a whole number ≥ 0');
   const run = passRunner(runtime, cycleOp, options);
   return mergeMap((cycle) => new Observable<Cycle>((subscriber) => run(cycle, subscriber)));
 }

@@ -19,6 +19,7 @@
  * Options: avoidCycles (default 3).
  */
 import type { OperatorFunction } from 'rxjs';
+import { checkNumberOption, wholeNumber } from '../mind/optionCheck.js';
 import { Psyche } from '../mind/psyche.js';
 import type { SkillRegistry } from '../mind/skills.js';
 import { record, vetoCycle, type Cycle } from '../streams/cycle.js';
@@ -27,7 +28,7 @@ import { recordDecision } from './decide.js';
 import { stage } from './stage.js';
 
 export interface VerifyOptions {
-  /** Cycles a rejected tool stays discouraged for its goal. Default 3. */
+  /** Cycles a rejected tool stays discouraged for its goal. Default 3; a whole number ≥ 0 (anything else throws, naming it). */
   avoidCycles?: number;
 }
 
@@ -35,6 +36,7 @@ export interface VerifyOptions {
 const verified = new WeakSet<Cycle>();
 
 export function verify(runtime: Runtime, skills: SkillRegistry, options: VerifyOptions = {}): OperatorFunction<Cycle, Cycle> {
+  checkNumberOption('verify', 'avoidCycles', options.avoidCycles, wholeNumber(0), 'a whole number ≥ 0');
   return stage((cycle) => verifyStage(runtime, skills, cycle, options));
 }
 
