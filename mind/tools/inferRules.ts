@@ -70,10 +70,10 @@ export function mineRules(graph: KnowledgeGraph, minSupport = 2, minConfidence =
 
 const mined = new KnowledgeCache<readonly MinedRule[]>();
 
-/** {@link mineRules} over the mind's graph, cached per knowledge version (mining reads knowledge only, never metadata). Shared: read-only. */
 /** The cache key of the default thresholds, built once: decide asks for it every cycle. */
 const DEFAULT_THRESHOLDS = '2 0.6';
 
+/** {@link mineRules} over the mind's graph, cached per knowledge version (mining reads knowledge only, never metadata). Shared: read-only. */
 function minedRules(mind: Mind, minSupport = 2, minConfidence = 0.6): readonly MinedRule[] {
   const key = minSupport === 2 && minConfidence === 0.6 ? DEFAULT_THRESHOLDS : `${minSupport} ${minConfidence}`;
   return mined.get(mind, key, () => mineRules(mind.graph, minSupport, minConfidence));
