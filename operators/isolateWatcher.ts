@@ -15,10 +15,10 @@
  * that (a second emission, a late one) is ignored, so no pass's events are
  * lost or doubled; each, the first time, with a `warning` naming the watcher.
  *
- *   passes:                         --a--b--c--|
- *   isolateWatcher(w throws on b):  --a--b'-c--|   (b': b plus the error event; c skips w)
- *   isolateWatcher(first()):        --a-e--b--c--|  (e: a synthetic pass carrying the error event)
- *   isolateWatcher(filter(≠b)):     --a--b'-c--|   (b': b plus the warning, the first time)
+ *   passes:                         --a---b---c--|
+ *   isolateWatcher(w throws on b):  --a---b'--c--|   (b': b plus the error event; c skips w)
+ *   isolateWatcher(first()):        --(ae)b---c--|   (e: a synthetic pass carrying the error event, in a's frame)
+ *   isolateWatcher(filter(≠b)):     --a---b'--c--|   (b': b plus the warning, the first time)
  */
 import { Observable, Subject, throwError, type OperatorFunction, type Subscription } from 'rxjs';
 import { describeValue } from '../mind/describeValue.js';

@@ -48,3 +48,16 @@ test('a watcher that fails while draining after its passes ended still lets the 
     expectObservable(out$).toBe('a(b|)', { a: [], b: ['watcher late failed: late; it is dropped for the rest of the run'] });
   });
 });
+
+test('marble (the doc comment\'s): a watcher that completes after its first pass (first()) is followed, in that pass\'s frame, by a synthetic pass carrying the error; later passes bypass it', (t) => {
+  const runtime = { mind: { cycle: 0 }, now: () => 0 } as unknown as Runtime;
+  const scheduler = createTestScheduler((a, b) => t.deepEqual(a, b));
+  scheduler.run(({ cold, expectObservable }) => {
+    const pass = (source: string): Cycle => ({ signal: { type: 'tick', depth: 0, meta: { source } }, events: [] });
+    const out$ = cold('--a---b---c--|', { a: pass('a'), b: pass('b'), c: pass('c') }).pipe(
+      isolateWatcher(runtime, first(), 'first'),
+      map((c) => (c.events.length === 0 ? c.signal.meta.source : c.events.map((e) => (e as { message?: string }).message).join())),
+    );
+    expectObservable(out$).toBe('--(ae)b---c--|', { a: 'a', e: dropped('first'), b: 'b', c: 'c' });
+  });
+});
