@@ -2,8 +2,8 @@
  * The psyche (seed 001's decide/act): archetypes that bias tool choice and a
  * shadow that vetoes or discourages actions.
  *
- * - Archetypes have weights in [{@link WEIGHT_MIN}, {@link WEIGHT_MAX}]
- *   (neutral 0.5) and favour tools. A tool's archetype bias is the sum over the
+ * - Archetypes have weights in [0, 1] (neutral 0.5; a weight that evolves is
+ *   kept in [{@link WEIGHT_MIN}, {@link WEIGHT_MAX}]) and favour tools. A tool's archetype bias is the sum over the
  *   archetypes favouring it of `(weight − 0.5) × 0.14`, minus the shadow's
  *   bias penalties, clamped to ±0.07; it enters decide's score and breakdown
  *   through `mind.adjusters.archetype`.
