@@ -1,10 +1,14 @@
 /**
  * A memo for values derived from the knowledge graph, per mind and key (a goal
- * id, a symbol), valid while the graph's knowledge version is unchanged. Tool
- * scores that need a dry run (pending conclusions, gaps, rules) use it so
- * decide stays cheap from cycle to cycle.
+ * wording, a set of thresholds), valid while the graph's knowledge version is
+ * unchanged. Tool scores that need a dry run (pending conclusions, gaps,
+ * rules) use it so decide stays cheap from cycle to cycle. It keeps a bounded
+ * number of keys: one dropped is computed again, alike.
  */
 import type { Mind } from './mind.js';
+
+/** How many keys a cache keeps per mind (it is emptied past this): a long run's goals come and go, each with its own wording. */
+const KEYS_KEPT = 1024;
 
 export class KnowledgeCache<T> {
   private readonly perMind = new WeakMap<Mind, Map<string, { version: number; value: T }>>();
@@ -17,6 +21,7 @@ export class KnowledgeCache<T> {
     const cached = entries.get(key);
     if (cached && cached.version === version) return cached.value;
     const value = compute();
+    if (!cached && entries.size >= KEYS_KEPT) entries.clear();
     entries.set(key, { version, value });
     return value;
   }
