@@ -77,7 +77,8 @@ export interface ScoringContext {
  * How decide computes a tool's base score:
  * - `core`: hand-tuned, state-dependent (seed 001's core tools);
  * - `semantic`: hypervector similarity between the goal text and the tool's
- *   keyword profile; `similarity × multiplier` when similarity ≥ threshold, else 0;
+ *   keyword profile; `similarity × multiplier` when similarity ≥ threshold, else
+ *   the tool is no candidate for the goal (not scored, not planned);
  * - `adaptive`: a state-dependent score never below `floor`.
  */
 export type ToolScoring =
