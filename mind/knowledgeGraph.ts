@@ -158,7 +158,7 @@ export class KnowledgeGraph {
     const p = predicate.startsWith('agent:') ? predicate : this.symbol(predicate);
     const o = this.symbol(object);
     if (!s || !p || !o) return false;
-    const key = `${s}\u0000${p}\u0000${o}`;
+    const key = tripleKey(s, p, o);
     const existing = this.byKey.get(key);
     if (existing) {
       if (confidence > existing.confidence) {
@@ -174,14 +174,18 @@ export class KnowledgeGraph {
     return true;
   }
 
-  /** Removes every triple matching the pattern; returns how many. */
+  /**
+   * Removes every triple matching the pattern; returns how many. Undone (a
+   * rollback), the graph is put back in its order, not with the removed
+   * triples last: queries, adjacency and spreading activation (which follows
+   * at most `fanOut` edges) answer in that order, and a snapshot keeps it.
+   */
   remove(pattern: TriplePattern): number {
     const victims = this.query(pattern);
-    for (const triple of victims) {
-      const key = `${triple.subject}\u0000${triple.predicate}\u0000${triple.object}`;
-      this.erase(key, triple);
-      this.journal.record(() => this.insert(key, triple));
-    }
+    if (victims.length === 0) return 0;
+    const before = [...this.byKey.values()];
+    for (const triple of victims) this.erase(tripleKey(triple.subject, triple.predicate, triple.object), triple);
+    this.journal.record(() => this.rebuild(before));
     return victims.length;
   }
 
@@ -298,13 +302,18 @@ export class KnowledgeGraph {
 
   load(json: { symbols: [string, string][]; triples: Triple[] }): void {
     this.labels.clear();
+    for (const [id, label] of json.symbols) this.labels.set(id, label);
+    this.rebuild(json.triples.map((t) => ({ ...t })));
+  }
+
+  /** Replaces every triple with `triples`, in their order, every index rebuilt in that order. */
+  private rebuild(triples: readonly Triple[]): void {
     this.byKey.clear();
     this.bySubject.clear();
     this.byPredicate.clear();
     this.byObject.clear();
     this.knowledgeCount = 0;
-    for (const [id, label] of json.symbols) this.labels.set(id, label);
-    for (const t of json.triples) this.insert(`${t.subject}\u0000${t.predicate}\u0000${t.object}`, { ...t });
+    for (const triple of triples) this.insert(tripleKey(triple.subject, triple.predicate, triple.object), triple);
   }
 
   private insert(key: string, triple: Triple): void {
@@ -339,6 +348,11 @@ export class KnowledgeGraph {
 }
 
 const EMPTY: Set<Triple> = new Set();
+
+/** The key a triple is held under: its three parts. */
+function tripleKey(subject: string, predicate: string, object: string): string {
+  return `${subject}\u0000${predicate}\u0000${object}`;
+}
 
 function index(map: Map<string, Set<Triple>>, key: string, triple: Triple): void {
   let set = map.get(key);
