@@ -9,22 +9,18 @@
  *   and a pattern on a command line sees the command line, not JSON
  *   punctuation between its words.
  *
- * The text of an object input is made once and kept (weakly) for the object,
- * since every pattern of every check reads it.
+ * The text is made from the input as it is now, at every check (each check
+ * makes it once for all its patterns): an input object may be changed and
+ * proposed again (a tool that updates one object), and a text kept for the
+ * object would let its new command past the veto.
  */
-
-const texts = new WeakMap<object, string>();
 
 export function actionText(input: unknown): string {
   if (typeof input === 'string') return normalise(input);
   if (typeof input !== 'object' || input === null) return normalise(JSON.stringify(input) ?? '');
-  let text = texts.get(input);
-  if (text === undefined) {
-    const values: string[] = [];
-    collectValues(input, values);
-    texts.set(input, (text = `${normalise(JSON.stringify(input) ?? '')}\n${normalise(values.join(' '))}`));
-  }
-  return text;
+  const values: string[] = [];
+  collectValues(input, values);
+  return `${normalise(JSON.stringify(input) ?? '')}\n${normalise(values.join(' '))}`;
 }
 
 export function normalise(text: string): string {
