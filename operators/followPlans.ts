@@ -34,6 +34,6 @@ export function followPlans(runtime: Runtime): OperatorFunction<Cycle, Cycle> {
 export function actionReport(cycle: Cycle): ActionReport | null {
   const { decision, outcome } = cycle;
   if (!decision || !outcome) return null;
-  const result = outcome.status === 'ok' && outcome.output?.ok === false ? 'failed' : outcome.status;
-  return { goalId: decision.goalId, tool: decision.tool, result, summary: outcome.summary };
+  // A tool that reported `ok: false` has status `failed` already (evaluateOutcome).
+  return { goalId: decision.goalId, tool: decision.tool, result: outcome.status, summary: outcome.summary };
 }

@@ -72,6 +72,17 @@ test('backtracking: attempts 0, 1, 2 alternate explore-first and reason-first, a
   t.is(events.filter((e) => e.kind === 'action').length, 3, 'one failed step per plan, nothing after the goal failed');
 });
 
+test('a step whose tool reports ok: false fails its plan, as one that throws does', async (t) => {
+  const refusing = () => ({ ok: false, summary: 'nothing found' });
+  const mind = new Mind({ tools: [coreTool('scout', GATHER, 0.5, refusing), coreTool('thinker', REASON, 0.5, refusing)] });
+  const events = await runAgent({ mind, config: { maxCycles: 20, maxBacktrackAttempts: 3 } }, 'find the moons of Mars');
+  t.true(events.filter((e) => e.kind === 'action').every((e) => e.status === 'failed'));
+  const failed = plans(events).filter((p) => p.change === 'failed');
+  t.is(failed.length, 3);
+  t.regex(failed[0]!.reason, /^step 0 \(scout\) failed: nothing found/);
+  t.is(mind.goals.get('goal-1')!.status, 'Failed');
+});
+
 test('a plan step wins a close decision because of the plan bonus, and the breakdown shows it', async (t) => {
   const tools = () => [coreTool('scout', GATHER, 0.6), coreTool('thinker', REASON, 0.65)];
   const planned = await runAgent({ mind: new Mind({ tools: tools() }), config: { maxCycles: 1 } }, 'find the moons of Mars');
