@@ -15,8 +15,16 @@ export function stamp(session: string, firstSeq = 1): OperatorFunction<Draft, Ag
   return map((draft) => stampEvent(draft, ++seq, session));
 }
 
-/** The function behind {@link stamp}: the event for a draft, with its `seq` and `session`. */
+/**
+ * The function behind {@link stamp}: the event for a draft, with its `seq` and
+ * `session`. A draft that carries its own (an event of the run copied into a
+ * later pass by a watcher) is stamped all the same: its old `seq` would repeat
+ * one already written, and the store refuses a repeated seq.
+ */
 export function stampEvent(draft: Draft, seq: number, session: string): AgentEvent {
   // One copy per event: assigning the draft over the head keeps kind, cycle and at in their places.
-  return Object.assign({ kind: draft.kind, seq, session, cycle: draft.cycle, at: draft.at }, draft) as AgentEvent;
+  const event = Object.assign({ kind: draft.kind, seq, session, cycle: draft.cycle, at: draft.at }, draft) as AgentEvent;
+  event.seq = seq;
+  event.session = session;
+  return event;
 }

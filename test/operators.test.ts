@@ -242,6 +242,15 @@ test('stamp: seq is strictly increasing from firstSeq and session is set', (t) =
   });
 });
 
+test('stamp: a draft carrying a seq and session of its own (an event of the run copied into a later pass) is stamped all the same', (t) => {
+  runMarbles(t.deepEqual.bind(t), ({ cold, expectObservable }) => {
+    const draft = (at: number): Draft => ({ kind: 'heartbeat', cycle: 0, at, beat: at });
+    const copied = Object.assign(draft(2), { seq: 41, session: 'other' });
+    const out = cold('abc|', { a: draft(1), b: copied, c: draft(3) }).pipe(stamp('s', 41), map((e) => `${e.seq}:${e.session}:${Object.keys(e).slice(0, 5).join(',')}`));
+    expectObservable(out).toBe('abc|', { a: '41:s:kind,seq,session,cycle,at', b: '42:s:kind,seq,session,cycle,at', c: '43:s:kind,seq,session,cycle,at' });
+  });
+});
+
 test('sensor: a read that returns what a sensor signal cannot carry becomes an error value saying what it returned', (t) => {
   const cyclic: Record<string, unknown> = {};
   cyclic.self = cyclic;
