@@ -306,8 +306,14 @@ export class KnowledgeGraph {
     this.rebuild(json.triples.map((t) => ({ ...t })));
   }
 
-  /** Replaces every triple with `triples`, in their order, every index rebuilt in that order. */
+  /**
+   * Replaces every triple with `triples`, in their order, every index rebuilt
+   * in that order. A change even when no triple goes in (a restored empty
+   * graph): what was derived from the graph before is stale.
+   */
   private rebuild(triples: readonly Triple[]): void {
+    this.changes++;
+    this.knowledgeChanges++;
     this.byKey.clear();
     this.bySubject.clear();
     this.byPredicate.clear();
