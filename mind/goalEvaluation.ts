@@ -89,7 +89,7 @@ export function evaluateOutcome(mind: Mind, decision: Decision, result: ToolResu
   }
 
   mind.remember({
-    content: `${decision.tool}: ${summary}`.slice(0, 400),
+    content: `${decision.tool}: ${summary}`,
     symbols: result.kind === 'ok' ? (result.output.symbols ?? []).slice(0, 16) : [],
     kind: 'Action',
     at,

@@ -35,7 +35,7 @@ export function answerQuestion(mind: Mind, text: string, replyTo: string | undef
   const facts = sentenceFacts(text);
   let added = 0;
   for (const fact of facts) if (mind.graph.add(fact.subject, fact.predicate, fact.object)) added++;
-  mind.remember({ content: `answer to ${question.id}: ${text}`.slice(0, 400), symbols: [], kind: 'Observation', at, relevance: 0.8, goalId: question.goalId });
+  mind.remember({ content: `answer to ${question.id}: ${text}`, symbols: [], kind: 'Observation', at, relevance: 0.8, goalId: question.goalId });
   const changes: GoalChange[] = [];
   const resumed = resume(mind, question, changes);
   if (!resumed || resumed.status !== 'Active') return { question, added, progress: 'none', changes };
@@ -51,7 +51,7 @@ export function expireQuestions(mind: Mind, now: number): Expired[] {
     const changes: GoalChange[] = [];
     resume(mind, question, changes);
     mind.remember({
-      content: `question ${question.id} expired unanswered after ${question.timeoutMs} ms: ${question.text}`.slice(0, 400),
+      content: `question ${question.id} expired unanswered after ${question.timeoutMs} ms: ${question.text}`,
       symbols: [],
       kind: 'Observation',
       at: now,

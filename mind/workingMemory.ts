@@ -1,7 +1,8 @@
 /**
  * Working memory (seed 001): the agent's scratch space. A full memory never
  * refuses an entry: it evicts its oldest low-relevance entry (or, when every
- * entry is relevant, its oldest). An entry with a `key` replaces the entry
+ * entry is relevant, its oldest). An entry keeps at most {@link ENTRY_CHARS}
+ * characters of its content. An entry with a `key` replaces the entry
  * holding that key, so memory keeps the latest of each (a sensor's reading,
  * not its history). Consulting an entry bumps its reference count.
  * All mutations are journaled. Entries stay in ascending id order: a push
@@ -32,6 +33,9 @@ export type NewMemoryEntry = Omit<MemoryEntry, 'id' | 'referenceCount' | 'source
 
 /** Entries below this relevance are evicted first. */
 export const LOW_RELEVANCE = 0.5;
+
+/** The longest content an entry keeps; longer content is cut (memory holds notes: a goal's description, an input, may run to a megabyte). */
+export const ENTRY_CHARS = 400;
 
 /** A memoised filter's progress (see {@link WorkingMemory.newestWhere}). */
 interface FilterMemo {
@@ -80,7 +84,7 @@ export class WorkingMemory {
     // Built field by field, not spread: every entry gets the same shape, which keeps the hot paths monomorphic.
     const stored: MemoryEntry = {
       id: this.nextId++,
-      content: entry.content,
+      content: entry.content.length > ENTRY_CHARS ? entry.content.slice(0, ENTRY_CHARS) : entry.content,
       symbols: entry.symbols,
       kind: entry.kind,
       at: entry.at,

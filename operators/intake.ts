@@ -59,7 +59,7 @@ export function intake(runtime: Runtime, cycle: Cycle): void {
       return;
     }
     case 'input': {
-      mind.remember({ content: `input: ${signal.text}`.slice(0, 400), symbols: [], kind: 'Observation', at, relevance: 0.6 });
+      mind.remember({ content: `input: ${signal.text}`, symbols: [], kind: 'Observation', at, relevance: 0.6 });
       record(runtime, cycle, 'input', signal.replyTo ? { text: signal.text, replyTo: signal.replyTo } : { text: signal.text });
       const answered = answerQuestion(mind, signal.text, signal.replyTo, at);
       if (answered) {
@@ -84,7 +84,7 @@ export function intake(runtime: Runtime, cycle: Cycle): void {
     }
     case 'sensor': {
       mind.remember({
-        content: `sensor ${signal.sensor} = ${JSON.stringify(signal.value)}`.slice(0, 400),
+        content: `sensor ${signal.sensor} = ${JSON.stringify(signal.value)}`,
         symbols: [],
         kind: 'Observation',
         at,
@@ -102,14 +102,14 @@ export function intake(runtime: Runtime, cycle: Cycle): void {
       record(runtime, cycle, 'heartbeat', { beat: signal.beat });
       return;
     case 'feedback':
-      mind.remember({ content: `feedback: ${signal.reason}`.slice(0, 400), symbols: [], kind: 'Inference', at, relevance: 0.6, ...(signal.goalId ? { goalId: signal.goalId } : {}) });
+      mind.remember({ content: `feedback: ${signal.reason}`, symbols: [], kind: 'Inference', at, relevance: 0.6, ...(signal.goalId ? { goalId: signal.goalId } : {}) });
       return;
     case 'error':
       // An error reported from outside the cycle (e.g. a sink's write failure) is an event of its own.
       if (signal.depth === 0) {
         record(runtime, cycle, 'error', { severity: signal.severity, message: signal.message, rolledBack: false, signalType: 'error', depth: 0 });
       }
-      mind.remember({ content: `error: ${signal.message}`.slice(0, 400), symbols: [], kind: 'Observation', at, relevance: 0.6 });
+      mind.remember({ content: `error: ${signal.message}`, symbols: [], kind: 'Observation', at, relevance: 0.6 });
       return;
     case 'tick':
     case 'rejected':
