@@ -174,12 +174,7 @@ export class KnowledgeGraph {
     return true;
   }
 
-  /**
-   * Removes every triple matching the pattern; returns how many. Undone (a
-   * rollback), the graph is put back in its order, not with the removed
-   * triples last: queries, adjacency and spreading activation (which follows
-   * at most `fanOut` edges) answer in that order, and a snapshot keeps it.
-   */
+  /** Removes every triple matching the pattern; returns how many. Undone, the graph is put back in its order (not with them last). */
   remove(pattern: TriplePattern): number {
     const victims = this.query(pattern);
     if (victims.length === 0) return 0;
@@ -306,11 +301,7 @@ export class KnowledgeGraph {
     this.rebuild(json.triples.map((t) => ({ ...t })));
   }
 
-  /**
-   * Replaces every triple with `triples`, in their order, every index rebuilt
-   * in that order. A change even when no triple goes in (a restored empty
-   * graph): what was derived from the graph before is stale.
-   */
+  /** Replaces every triple with `triples`, indexes in their order; a change even with none (caches of the graph before are stale). */
   private rebuild(triples: readonly Triple[]): void {
     this.changes++;
     this.knowledgeChanges++;
