@@ -1,10 +1,9 @@
 import test, { type ExecutionContext } from 'ava';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import WebSocket from 'ws';
 import { Subject } from 'rxjs';
 import { z } from 'zod';
@@ -20,8 +19,8 @@ import type { Stimulus } from '../streams/signals.js';
 import { agentSnapshot } from '../streams/snapshot.js';
 import { goalStimulus, stimulus } from '../streams/testing.js';
 import type { Snapshot } from '../streams/wsProtocol.js';
+import { emptySnapshot, launch, pageOnQuietServer, toastText, TOKEN } from './helpers/dashboardPage.js';
 
-const TOKEN = 'dashboard-test-token';
 const root = packageRoot();
 
 interface Agent {
@@ -60,37 +59,6 @@ async function startAgent(t: ExecutionContext, port: number, session: string, st
     void exited.then((code) => reject(new Error(`agent exited (${code}) before listening:\n${stderr}`)));
   });
   return { process: child, url, session, exited };
-}
-
-/**
- * Browsers open at once in this file. Each test launches its own, and ava
- * runs a file's tests together: two dozen Chromiums at once on two cores made
- * a CI run's waits time out (tests took 42 s each).
- */
-const MAX_BROWSERS = 3;
-let browsersOpen = 0;
-const waitingForBrowser: (() => void)[] = [];
-
-/** Headless Chromium on a fresh profile, closed (and its profile removed) after the test; waits for one of {@link MAX_BROWSERS} slots. */
-async function launch(t: ExecutionContext): Promise<BrowserContext> {
-  // A slot a closing test frees is handed straight to the next waiter.
-  if (browsersOpen < MAX_BROWSERS) browsersOpen++;
-  else await new Promise<void>((resolve) => waitingForBrowser.push(resolve));
-  // Registered first, so it runs last (teardowns run last in, first out): the slot frees once the browser has closed.
-  t.teardown(() => {
-    const next = waitingForBrowser.shift();
-    if (next) next();
-    else browsersOpen--;
-  });
-  const userDataDir = mkdtempSync(join(tmpdir(), 'ooda-chromium-'));
-  t.teardown(() => rmSync(userDataDir, { recursive: true, force: true }));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1440, height: 900 },
-  });
-  t.teardown(() => context.close());
-  return context;
 }
 
 test('the dashboard ports the breakdown format of mind/utility.ts exactly', (t) => {
@@ -188,23 +156,6 @@ test('in Chromium: the counters match the snapshot; replayed events it already i
     t.is(await page.locator('.toast').count(), 0, 'the replayed consolidate command is not announced again');
   }
 });
-
-/** The snapshot of an agent that has done nothing yet. */
-function emptySnapshot(session: string): Snapshot {
-  return { type: 'snapshot', session, cycle: 0, paused: false, goals: [], memory: { size: 0, capacity: 100, pressure: 0, recent: [] }, decisions: [], episodes: 0, facts: 0 };
-}
-
-/** A server with no agent behind it (an empty snapshot of `session`), and a page open on it (`hash` after its URL); both closed after the test. */
-async function pageOnQuietServer(t: ExecutionContext, options: Partial<WsServerOptions>, session: string, hash = ''): Promise<{ server: WsServer; page: Page }> {
-  const server = await WsServer.listen({ port: 0, token: TOKEN, ...options });
-  t.teardown(() => server.close());
-  const events$ = new Subject<AgentEvent>();
-  events$.subscribe(toWebSocket(server, { snapshot: () => emptySnapshot(session) }));
-  const browser = await launch(t);
-  const page = await browser.newPage();
-  await page.goto(`${server.url}${hash}`);
-  return { server, page };
-}
 
 /** A page live on a quiet server (see pageOnQuietServer), recording each change of its connection status from then on, as `state: text`, in `window.connStates`. */
 async function watchedQuietPage(t: ExecutionContext, options: Partial<WsServerOptions>, session: string): Promise<Page> {
@@ -390,20 +341,6 @@ test('in Chromium: where the browser refuses local storage (cookies blocked), th
   await page.locator('.toast', { hasText: 'pause: accepted' }).waitFor({ timeout: 10_000 });
   t.deepEqual(errors, []);
 });
-
-/**
- * The text of the first toast matching `selector` that holds `text`, read as
- * it appears: a toast leaves after 6 s, which a loaded machine can take to get
- * from seeing it to reading it.
- */
-async function toastText(page: Page, text: string, selector = '.toast'): Promise<string> {
-  const found = await page.waitForFunction(
-    ([selector, text]) => [...document.querySelectorAll(selector)].map((item) => item.textContent!).find((content) => content.includes(text)),
-    [selector, text] as const,
-    { timeout: 10_000 },
-  );
-  return (await found.jsonValue())!;
-}
 
 /** Whether the first two characters of `text`, in the first element matching `selector`, are drawn left to right. */
 async function drawnLeftToRight(page: Page, selector: string, text: string): Promise<boolean> {
