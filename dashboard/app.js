@@ -241,7 +241,10 @@ function apply(event) {
   if (event.kind === 'decision') addDecision(event);
   if (event.kind === 'action') {
     const decision = state.decisions.find((d) => d.key === `${event.cycle}:${event.goalId}`);
-    if (decision) decision.outcome = { status: event.status, progress: event.progress };
+    if (decision) {
+      decision.outcome = { status: event.status, progress: event.progress };
+      decision.drawn = false;
+    }
   }
   if (ALERT_KINDS.has(event.kind)) {
     state.alerts.unshift({ kind: event.kind, cycle: event.cycle, text: summarise(event) });
@@ -257,6 +260,7 @@ function addDecision(event) {
   if (known) {
     known.alternatives = event.alternatives ?? [];
     known.impasse = event.impasse;
+    known.drawn = false;
     return;
   }
   state.decisions.unshift({ key, cycle: event.cycle, goalId: event.goalId, tool: event.tool, score: event.score, breakdown: event.breakdown, alternatives: event.alternatives ?? [], impasse: event.impasse });
@@ -420,24 +424,43 @@ function renderGoals() {
 }
 
 function renderDecisions() {
-  const items = state.decisions.map((d) => {
-    const parsed = parseBreakdown(d.breakdown);
-    const goal = state.goals.get(d.goalId);
-    const outcome = d.outcome ? el('span', { class: 'outcome', 'data-status': d.outcome.status, 'data-progress': d.outcome.progress }, d.outcome.status === 'ok' ? d.outcome.progress : d.outcome.status) : null;
-    const node = el('li', { class: 'decision', 'data-testid': 'decision', 'data-tool': d.tool },
-      el('header', {},
-        el('span', { class: 'tool' }, d.tool),
-        el('span', { class: 'goal-ref', title: d.goalId }, isolated(goal?.description ?? d.goalId), ` · cycle ${d.cycle}`),
-        outcome,
-        el('span', { class: 'score' }, (parsed?.score ?? d.score).toFixed(2))));
-    if (parsed) node.append(bars(parsed.parts));
-    else node.append(el('div', { class: 'mono dim' }, d.breakdown));
-    if (d.alternatives.length) node.append(el('div', { class: 'alternatives' }, 'also considered', ...d.alternatives.slice(0, 4).map((a) => el('span', {}, `${a.tool} ${a.score.toFixed(2)}`))));
-    if (d.impasse) node.append(el('div', { class: 'impasse' }, `impasse: ${d.impasse}`));
-    return node;
+  for (const d of state.decisions) if (!d.drawn) drawDecision(d);
+  showInOrder($('decisions'), state.decisions.map((d) => d.item));
+  $('decision-empty').hidden = state.decisions.length > 0;
+}
+
+/**
+ * Draws a decision's card into its list item, made once: redrawing a card
+ * (its outcome came) leaves the item, whose entry animation plays only once.
+ */
+function drawDecision(d) {
+  d.item ??= el('li', { class: 'decision', 'data-testid': 'decision', 'data-tool': d.tool });
+  d.drawn = true;
+  const parsed = parseBreakdown(d.breakdown);
+  const goal = state.goals.get(d.goalId);
+  const outcome = d.outcome ? el('span', { class: 'outcome', 'data-status': d.outcome.status, 'data-progress': d.outcome.progress }, d.outcome.status === 'ok' ? d.outcome.progress : d.outcome.status) : null;
+  d.item.replaceChildren(
+    el('header', {},
+      el('span', { class: 'tool' }, d.tool),
+      el('span', { class: 'goal-ref', title: d.goalId }, isolated(goal?.description ?? d.goalId), ` · cycle ${d.cycle}`),
+      outcome,
+      el('span', { class: 'score' }, (parsed?.score ?? d.score).toFixed(2))),
+    parsed ? bars(parsed.parts) : el('div', { class: 'mono dim' }, d.breakdown));
+  if (d.alternatives.length) d.item.append(el('div', { class: 'alternatives' }, 'also considered', ...d.alternatives.slice(0, 4).map((a) => el('span', {}, `${a.tool} ${a.score.toFixed(2)}`))));
+  if (d.impasse) d.item.append(el('div', { class: 'impasse' }, `impasse: ${d.impasse}`));
+}
+
+/**
+ * Makes `nodes` the children of `list`, in order, leaving those already there
+ * in place: a node taken out and put back plays its entry animation again,
+ * which redrawing every card each second did (the page flickered while idle).
+ */
+function showInOrder(list, nodes) {
+  const wanted = new Set(nodes);
+  for (const child of [...list.children]) if (!wanted.has(child)) child.remove();
+  nodes.forEach((node, i) => {
+    if (list.children[i] !== node) list.insertBefore(node, list.children[i] ?? null);
   });
-  $('decisions').replaceChildren(...items);
-  $('decision-empty').hidden = items.length > 0;
 }
 
 /** Diverging bars around zero: half the track is a contribution of 1.0. */
@@ -482,7 +505,7 @@ function renderRate() {
 }
 
 function renderAlerts() {
-  $('alerts').replaceChildren(...state.alerts.map((a) => el('li', { class: 'alert', 'data-kind': a.kind }, el('span', { class: 'when' }, `#${a.cycle}`), el('span', { class: 'what' }, a.kind), a.text)));
+  showInOrder($('alerts'), state.alerts.map((a) => (a.item ??= el('li', { class: 'alert', 'data-kind': a.kind }, el('span', { class: 'when' }, `#${a.cycle}`), el('span', { class: 'what' }, a.kind), a.text))));
   $('alert-empty').hidden = state.alerts.length > 0;
   $('alert-count').textContent = state.alerts.length || '';
 }

@@ -1,0 +1,57 @@
+import test from 'ava';
+import type { Page } from 'playwright-core';
+import type { AgentEvent } from '../streams/events.js';
+import type { Snapshot } from '../streams/wsProtocol.js';
+import { emptySnapshot, pageOnQuietServer } from './helpers/dashboardPage.js';
+
+const SESSION = 'cards';
+const header = (seq: number, cycle: number) => ({ seq, session: SESSION, cycle, at: 0 });
+const BREAKDOWN = '[score=0.50: base=0.50 recency=-0.00 novelty=+0.00 episodic=+0.00 pressure=+0.00 archetype=+0.000]';
+
+/** An agent two decisions in, on one goal. */
+function twoDecisions(): Snapshot {
+  const decision = (cycle: number) => ({ cycle, goalId: 'goal-1', tool: 'kg_query', score: 0.5, breakdown: BREAKDOWN, status: 'ok', progress: 'advanced' });
+  return {
+    ...emptySnapshot(SESSION),
+    cycle: 2,
+    goals: [{ goalId: 'goal-1', description: 'Find moons of Mars', criteria: '', status: 'Active', priority: 128, childIds: [] }],
+    decisions: [decision(1), decision(2)],
+  };
+}
+
+/** Marks every decision card and alert as it is now drawn (`data-mark`), to tell later whether the page replaced it. */
+async function markCards(page: Page): Promise<void> {
+  await page.evaluate(() => document.querySelectorAll<HTMLElement>('.decision, .alert').forEach((node) => (node.dataset.mark = 'drawn')));
+}
+
+/** Each decision card and alert as `cycle or kind: mark, running animations`. */
+async function cards(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('.decision, .alert')].map((node) => {
+      const name = node.dataset.kind ?? /cycle (\d+)$/.exec(node.querySelector('.goal-ref')!.textContent!)?.[1];
+      return `${name}: ${node.dataset.mark ?? 'new'}, ${node.getAnimations().length} running`;
+    }),
+  );
+}
+
+test('in Chromium: cards already shown stay as drawn: an idle page does not fade its decisions and alerts in again every second, and a new one fades in alone', async (t) => {
+  const { page, events$ } = await pageOnQuietServer(t, {}, SESSION, '', twoDecisions);
+  await page.locator('.decision').nth(1).waitFor({ timeout: 10_000 });
+  events$.next({ kind: 'warning', ...header(1, 2), message: 'store is slow' } as AgentEvent);
+  await page.locator('.alert[data-kind=warning]').waitFor({ timeout: 10_000 });
+  // Past the cards' 0.35 s entry: nothing runs on them now.
+  await page.waitForFunction(() => [...document.querySelectorAll('.decision, .alert')].every((node) => node.getAnimations().length === 0), undefined, { timeout: 10_000 });
+  await markCards(page);
+  // The page samples the cycle rate every second and redraws.
+  await page.waitForTimeout(2500);
+  t.deepEqual(await cards(page), ['2: drawn, 0 running', '1: drawn, 0 running', 'warning: drawn, 0 running'], 'idle: left as drawn');
+
+  // A new decision, and the outcome of the one before it.
+  events$.next({ kind: 'decision', ...header(2, 3), goalId: 'goal-1', tool: 'reason', score: 0.5, breakdown: BREAKDOWN, input: {}, alternatives: [], reason: '' } as AgentEvent);
+  await page.locator('.decision[data-tool=reason]').waitFor({ timeout: 10_000 });
+  events$.next({ kind: 'action', ...header(3, 2), goalId: 'goal-1', tool: 'kg_query', status: 'ok', summary: '', progress: 'completed', facts: 0, memorySize: 0 } as AgentEvent);
+  await page.locator('.decision .outcome[data-progress=completed]').waitFor({ timeout: 10_000 });
+  const after = await cards(page);
+  t.regex(after[0]!, /^3: new, /, 'the new decision is drawn');
+  t.deepEqual(after.slice(1), ['2: drawn, 0 running', '1: drawn, 0 running', 'warning: drawn, 0 running'], 'the others stay, the one with an outcome updated in place');
+});
