@@ -55,3 +55,25 @@ test('in Chromium: cards already shown stay as drawn: an idle page does not fade
   t.regex(after[0]!, /^3: new, /, 'the new decision is drawn');
   t.deepEqual(after.slice(1), ['2: drawn, 0 running', '1: drawn, 0 running', 'warning: drawn, 0 running'], 'the others stay, the one with an outcome updated in place');
 });
+
+test('in Chromium: a long unbroken string in an alert or a toast wraps inside its card instead of running across the page', async (t) => {
+  const { page, events$ } = await pageOnQuietServer(t, {}, SESSION);
+  await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
+  const url = `https://example.com/${'a'.repeat(2000)}`;
+  events$.next({ kind: 'error', ...header(1, 1), severity: 'critical', message: `tool failed: ${url}`, rolledBack: true } as AgentEvent);
+  events$.next({ kind: 'command', ...header(2, 1), command: 'status', result: url } as AgentEvent);
+  await page.locator('.alert[data-kind=error]').waitFor({ timeout: 10_000 });
+  // Pinned as it appears: a toast leaves after 6 s.
+  await page.waitForFunction(() => {
+    const toast = document.querySelector('.toast');
+    if (toast) toast.remove = () => undefined;
+    return toast !== null;
+  }, undefined, { timeout: 10_000 });
+  const overflowing = await page.evaluate(() =>
+    ['html', '#alerts', '.alert', '.toast'].filter((selector) => {
+      const node = document.querySelector(selector)!;
+      return node.scrollWidth > node.clientWidth;
+    }),
+  );
+  t.deepEqual(overflowing, [], 'nothing is wider than its box: the page does not scroll sideways, nor does the alert list');
+});
