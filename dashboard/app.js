@@ -385,6 +385,12 @@ const STATUS_ORDER = { Active: 0, Suspended: 1, Completed: 2, Failed: 3 };
 const byGoalId = new Intl.Collator(undefined, { numeric: true }).compare;
 const byImportance = (a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || b.priority - a.priority || byGoalId(a.goalId, b.goalId);
 
+/** A goal's tooltip: its id and whole description (the page cuts it to a line), and its criteria. */
+function goalTitle(goalId, goal) {
+  const title = goal ? `${goalId}: ${goal.description}` : goalId;
+  return goal?.criteria ? `${title}\ncriteria: ${goal.criteria}` : title;
+}
+
 /** Redraws the goal tree when the goals changed: the most important MAX_GOAL_ROWS, and a line counting the rest. */
 function renderGoals() {
   if (!state.goalsChanged) return;
@@ -401,7 +407,7 @@ function renderGoals() {
     const list = el('ul');
     for (const goal of (children.get(parentId) ?? []).sort(byImportance)) {
       if (rows++ >= MAX_GOAL_ROWS) break;
-      const row = el('div', { class: `goal${state.freshGoals.has(goal.goalId) ? ' flash' : ''}`, 'data-status': goal.status, 'data-goal-id': goal.goalId, title: goal.criteria ? `criteria: ${goal.criteria}` : goal.goalId },
+      const row = el('div', { class: `goal${state.freshGoals.has(goal.goalId) ? ' flash' : ''}`, 'data-status': goal.status, 'data-goal-id': goal.goalId, title: goalTitle(goal.goalId, goal) },
         el('span', { class: 'status-dot' }),
         el('span', { class: 'desc' }, goal.description),
         el('span', { class: 'meta' },
@@ -442,7 +448,7 @@ function drawDecision(d) {
   d.item.replaceChildren(
     el('header', {},
       el('span', { class: 'tool' }, d.tool),
-      el('span', { class: 'goal-ref', title: d.goalId }, isolated(goal?.description ?? d.goalId), ` · cycle ${d.cycle}`),
+      el('span', { class: 'goal-ref', title: goalTitle(d.goalId, goal) }, isolated(goal?.description ?? d.goalId), ` · cycle ${d.cycle}`),
       outcome,
       el('span', { class: 'score' }, (parsed?.score ?? d.score).toFixed(2))),
     parsed ? bars(parsed.parts) : el('div', { class: 'mono dim' }, d.breakdown));

@@ -528,7 +528,7 @@ test('in Chromium: a goal added while the page is open shows its criteria in its
   const goal = page.locator('[data-testid=goal-tree] .goal[data-goal-id=goal-1]');
   await goal.locator('xpath=self::*[@data-status="Completed"]').waitFor({ timeout: 10_000 });
   const live = await goal.getAttribute('title');
-  t.is(live, 'criteria: garden grows rose', 'the open page');
+  t.is(live, 'goal-1: Plant flowers in the garden\ncriteria: garden grows rose', 'the open page');
   await page.reload();
   await page.locator('#session', { hasText: 'dash-criteria' }).waitFor({ timeout: 10_000 });
   await goal.waitFor({ timeout: 10_000 });

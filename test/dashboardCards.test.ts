@@ -77,3 +77,23 @@ test('in Chromium: a long unbroken string in an alert or a toast wraps inside it
   );
   t.deepEqual(overflowing, [], 'nothing is wider than its box: the page does not scroll sideways, nor does the alert list');
 });
+
+test('in Chromium: a goal description cut short in the goal tree or a decision card is there in full in its tooltip', async (t) => {
+  const description = 'Find stars, classify the planets that orbit them, and learn what whales have to do with any of it';
+  const snapshot = (): Snapshot => {
+    const base = twoDecisions();
+    return { ...base, goals: [{ ...base.goals[0]!, description, criteria: 'knows Mars' }, { goalId: 'goal-2', description: `${description} (again)`, criteria: '', status: 'Active', priority: 1, childIds: [] }] };
+  };
+  const { page } = await pageOnQuietServer(t, {}, SESSION, '', snapshot);
+  await page.locator('.decision').first().waitFor({ timeout: 10_000 });
+  const shown = await page.evaluate(() => {
+    const goals = [...document.querySelectorAll<HTMLElement>('[data-testid=goal-tree] .goal')];
+    const reference = document.querySelector<HTMLElement>('.decision .goal-ref')!;
+    return {
+      cut: [...goals.map((goal) => goal.querySelector('.desc')!), reference].every((node) => node.scrollWidth > node.clientWidth),
+      titles: [...goals.map((goal) => goal.title), reference.title],
+    };
+  });
+  t.true(shown.cut, 'the descriptions are cut short on the page');
+  t.deepEqual(shown.titles, [`goal-1: ${description}\ncriteria: knows Mars`, `goal-2: ${description} (again)`, `goal-1: ${description}\ncriteria: knows Mars`]);
+});
