@@ -289,6 +289,8 @@ function applyLive(event) {
       // The graph's own count: tools add facts without `fact` events.
       state.facts = event.facts;
       setMemorySize(event.memorySize);
+      // The mind's own count (absent before action events carried it): memory_recall consolidates without a `consolidation` event.
+      if (typeof event.episodes === 'number') state.episodes = event.episodes;
       break;
     case 'orientation':
       setMemorySize(Math.round(event.pressure * state.memory.capacity));

@@ -96,6 +96,7 @@ export function recordOutcome(runtime: Runtime, cycle: Cycle, decision: Decision
     stateHash: mind.stateHash(),
     facts: mind.graph.knowledgeSize,
     memorySize: mind.memory.size,
+    episodes: mind.episodes.size,
   });
   if (result.kind === 'ok' && result.output.asked) {
     const { questionId, text, timeoutMs } = result.output.asked;

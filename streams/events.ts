@@ -57,6 +57,8 @@ interface Bodies {
     facts: number;
     /** Working-memory entries after the tool ran. */
     memorySize: number;
+    /** Episodes held after the tool ran (memory_recall consolidates without a `consolidation` event). */
+    episodes: number;
   };
   goal: {
     goalId: string;

@@ -174,7 +174,7 @@ test('the sink flushes on completion and records each action with the decision t
   const sink = toSqlite(store, { flushMs: 60_000 });
   const header = { session: 's1', cycle: 1, at: 5 };
   sink.next({ kind: 'decision', seq: 1, ...header, goalId: 'goal-1', tool: 'kg_query', score: 0.85, breakdown: '[score=0.85: …]', input: {}, alternatives: [], reason: 'best' });
-  sink.next({ kind: 'action', seq: 2, ...header, goalId: 'goal-1', tool: 'kg_query', status: 'ok', summary: 'found', progress: 'completed', facts: 0, memorySize: 0 });
+  sink.next({ kind: 'action', seq: 2, ...header, goalId: 'goal-1', tool: 'kg_query', status: 'ok', summary: 'found', progress: 'completed', facts: 0, memorySize: 0, episodes: 0 });
   sink.complete();
   await sink.flushed();
   t.is((await store.events({})).length, 2);
