@@ -482,7 +482,7 @@ function bars(parts) {
     const zero = value === 0 ? ' zero' : '';
     const sign = value < 0 || Object.is(value, -0) ? '−' : '+';
     grid.append(
-      el('span', { class: `label${zero}` }, name),
+      el('span', { class: 'label' }, name),
       el('span', { class: 'track' }, el('span', { class: 'bar', 'data-part': name, style: `${position};width:${width}%;background:var(${colour})` })),
       el('span', { class: `value${zero}` }, `${sign}${Math.abs(value).toFixed(name === 'archetype' ? 3 : 2)}`),
     );

@@ -1,8 +1,11 @@
 import test from 'ava';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { AgentEvent } from '../streams/events.js';
+import { packageRoot } from '../streams/packageRoot.js';
 import type { Snapshot } from '../streams/wsProtocol.js';
-import { emptySnapshot, pageOnQuietServer } from './helpers/dashboardPage.js';
+import { emptySnapshot, pageOnQuietServer, TOKEN } from './helpers/dashboardPage.js';
 
 const SESSION = 'cards';
 const header = (seq: number, cycle: number) => ({ seq, session: SESSION, cycle, at: 0 });
@@ -96,4 +99,23 @@ test('in Chromium: a goal description cut short in the goal tree or a decision c
   });
   t.true(shown.cut, 'the descriptions are cut short on the page');
   t.deepEqual(shown.titles, [`goal-1: ${description}\ncriteria: knows Mars`, `goal-2: ${description} (again)`, `goal-1: ${description}\ncriteria: knows Mars`]);
+});
+
+test('in Chromium: every text on the page contrasts with its background at least 4.5:1 (WCAG AA), the zero parts of a breakdown too', async (t) => {
+  const snapshot = (): Snapshot => {
+    const base = twoDecisions();
+    return { ...base, paused: true, goals: (['Active', 'Suspended', 'Completed', 'Failed'] as const).map((status, i) => ({ ...base.goals[0]!, goalId: `goal-${i + 1}`, status })) };
+  };
+  const { server, page, events$ } = await pageOnQuietServer(t, {}, SESSION, `#token=${TOKEN}`, snapshot);
+  server.onSignal(() => ({ ok: false, error: 'not now' }));
+  await page.locator('.decision').nth(1).waitFor({ timeout: 10_000 });
+  const alerts = ['loop', 'intervention', 'error', 'warning', 'rejected'];
+  alerts.forEach((kind, i) => events$.next({ kind, ...header(i + 1, 2), message: 'something', source: 'stdin', reason: 'bad' } as unknown as AgentEvent));
+  events$.next({ kind: 'command', ...header(alerts.length + 1, 2), command: 'status', result: 'cycle 2' } as AgentEvent);
+  await page.click('[data-command=pause]');
+  await page.locator('.toast.error').waitFor({ timeout: 10_000 });
+  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState === 'finished'), undefined, { timeout: 10_000 });
+  const low: string[] = await page.evaluate(readFileSync(join(packageRoot(), 'test', 'helpers', 'lowContrastTexts.js'), 'utf8'));
+  t.true(await page.locator('.bars .value.zero').count() > 0, 'zero parts are drawn');
+  t.deepEqual(low, []);
 });
