@@ -545,13 +545,24 @@ function storeToken(token) {
   }
 }
 
-function setupControls() {
+/**
+ * Takes the token from a `#token=` link into the field and storage, and out
+ * of the address bar. Also on `hashchange`: the link of a restarted agent
+ * (a new token) pasted into a tab already on the page changes only the hash,
+ * which does not reload the page.
+ */
+function takeTokenFromLink() {
   const fromHash = new URLSearchParams(location.hash.slice(1)).get('token');
-  if (fromHash) {
-    storeToken(fromHash);
-    history.replaceState(null, '', location.pathname);
-  }
-  $('token').value = fromHash || storedToken();
+  if (!fromHash) return;
+  storeToken(fromHash);
+  $('token').value = fromHash;
+  history.replaceState(null, '', location.pathname);
+}
+
+function setupControls() {
+  $('token').value = storedToken();
+  takeTokenFromLink();
+  window.addEventListener('hashchange', takeTokenFromLink);
   $('token-form').addEventListener('submit', (event) => event.preventDefault());
   $('token').addEventListener('change', () => storeToken($('token').value.trim()));
 
