@@ -119,3 +119,16 @@ test('in Chromium: every text on the page contrasts with its background at least
   t.true(await page.locator('.bars .value.zero').count() > 0, 'zero parts are drawn');
   t.deepEqual(low, []);
 });
+
+test('in Chromium: in a window 400 px wide the connection status, the paused badge and each decision\'s score are on screen, and nothing scrolls sideways', async (t) => {
+  const snapshot = (): Snapshot => ({ ...twoDecisions(), paused: true, decisions: [{ ...twoDecisions().decisions[0]!, tool: 'similarity_search' }] });
+  const { page } = await pageOnQuietServer(t, {}, SESSION, '', snapshot);
+  await page.setViewportSize({ width: 400, height: 800 });
+  await page.locator('.decision').waitFor({ timeout: 10_000 });
+  await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
+  const layout = await page.evaluate(() => {
+    const [conn, paused, score, card] = ['#conn', '#paused', '.decision .score', '.decision'].map((selector) => document.querySelector(selector)!.getBoundingClientRect());
+    return { scrollsSideways: document.documentElement.scrollWidth > innerWidth, conn: conn!.right <= innerWidth, paused: paused!.right <= innerWidth, score: score!.right <= card!.right };
+  });
+  t.deepEqual(layout, { scrollsSideways: false, conn: true, paused: true, score: true });
+});
