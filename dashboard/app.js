@@ -96,6 +96,14 @@ const pending = new Map();
 let lastFrameAt = 0;
 let keepaliveMs = 5000;
 
+/**
+ * The state a connection starts from, before its snapshot: should the
+ * snapshot fail (the server says so and sends the events), the agent before a
+ * restart would otherwise linger, and its snapshot's `seq` would keep the new
+ * agent's first events from being applied.
+ */
+const NO_SNAPSHOT = { session: '', cycle: 0, paused: false, goals: [], memory: { size: 0, capacity: 100, pressure: 0 }, decisions: [], episodes: 0, facts: 0 };
+
 function connect() {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
   setConnection('connecting', 'connecting…');
@@ -104,6 +112,7 @@ function connect() {
     retryMs = 500;
     downReason = '';
     lastFrameAt = performance.now();
+    loadSnapshot(NO_SNAPSHOT);
     setConnection('live', 'live');
   });
   socket.addEventListener('message', (message) => {
