@@ -287,11 +287,14 @@ export class GoalBook {
   }
 }
 
+/** Each status's number in {@link goalHash}: distinct (the statuses' lengths, hashed before, made Active and Failed one, Suspended and Completed another). */
+const STATUS_CODE: Record<GoalStatus, number> = { Active: 1, Suspended: 2, Completed: 3, Failed: 4 };
+
 /** FNV-1a over a goal's id, status, progress cycle and priority. */
 function goalHash(goal: Goal): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < goal.id.length; i++) h = Math.imul(h ^ goal.id.charCodeAt(i), 0x01000193);
-  h = Math.imul(h ^ goal.status.length, 0x01000193);
+  h = Math.imul(h ^ STATUS_CODE[goal.status], 0x01000193);
   h = Math.imul(h ^ goal.lastProgressCycle, 0x01000193);
   return Math.imul(h ^ goal.priority, 0x01000193);
 }
