@@ -103,7 +103,8 @@ export class StrategyMatcher {
 
   /** The family a tool belongs to. */
   familyOf(tool: Tool): StrategyName {
-    const known = BUILTIN_FAMILIES[tool.name];
+    // Own keys only: a tool named `constructor` is no built-in.
+    const known = Object.hasOwn(BUILTIN_FAMILIES, tool.name) ? BUILTIN_FAMILIES[tool.name] : undefined;
     if (known) return known;
     let family = this.families.get(tool);
     if (!family) {
