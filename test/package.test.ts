@@ -15,17 +15,21 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
 
-/** Packs the package and unpacks it as `node_modules/ooda-rx` of a fresh folder, its dependencies linked from this checkout. */
+/**
+ * Packs the package and unpacks it as `node_modules/ooda-rx` of a fresh folder,
+ * its dependencies linked from this checkout. Of the type packages, only
+ * @types/node (a Node project's own) and those the package depends on are
+ * there, as in a consumer's project: not this checkout's devDependencies.
+ */
 function install(): { dir: string; pkg: string; files: string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'ooda-package-'));
   const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as { filename: string; files: { path: string }[] }[];
   const modules = join(dir, 'node_modules');
-  mkdirSync(modules);
+  mkdirSync(join(modules, '@types'), { recursive: true });
   execFileSync('tar', ['-xzf', join(dir, packed!.filename), '-C', modules]);
   const pkg = join(modules, 'ooda-rx');
   execFileSync('mv', [join(modules, 'package'), pkg]);
-  for (const dependency of Object.keys(manifest.dependencies)) symlinkSync(join(root, 'node_modules', dependency), join(modules, dependency));
-  symlinkSync(join(root, 'node_modules', '@types'), join(modules, '@types'));
+  for (const dependency of [...Object.keys(manifest.dependencies), '@types/node']) symlinkSync(join(root, 'node_modules', dependency), join(modules, dependency));
   return { dir, pkg, files: packed!.files.map((f) => f.path) };
 }
 
@@ -55,7 +59,7 @@ test('the packed source maps carry their sources, so stack traces and debuggers 
   t.regex(map.sourcesContent![0]!, /createTestAgent/);
 });
 
-test('the three entry points type-check from an installed package under nodenext and bundler resolution, inject included', (t) => {
+test('the three entry points type-check from an installed package under nodenext and bundler resolution, strict and with its declarations checked, inject included', (t) => {
   const { dir } = installed;
   const source = [
     "import type { Agent, Fact, Journal, ScoringContext, Tool } from 'ooda-rx';",
@@ -68,7 +72,7 @@ test('the three entry points type-check from an installed package under nodenext
   writeFileSync(join(dir, 'check.ts'), source);
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   for (const [module, resolution] of [['nodenext', 'nodenext'], ['esnext', 'bundler']]) {
-    const run = spawnSync(process.execPath, [tsc, '--noEmit', '--strict', '--skipLibCheck', '--module', module, '--moduleResolution', resolution, '--types', 'node', 'check.ts'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(process.execPath, [tsc, '--noEmit', '--strict', '--module', module, '--moduleResolution', resolution, '--types', 'node', 'check.ts'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
     t.is(run.status, 0, `${resolution}: ${run.stdout}${run.stderr}`);
   }
 });
