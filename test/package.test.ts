@@ -2,18 +2,25 @@
  * The package as npm ships it (`npm pack`), installed into a folder of its
  * own: what the README links to is in it, its CLI runs the embedded demo,
  * its source maps carry their sources, and its three entry points resolve
- * for TypeScript under `nodenext` and `bundler` resolution.
- * `npm test` builds dist/ first.
+ * for TypeScript under `nodenext` and `bundler` resolution; and packing a
+ * checkout builds what it ships. `npm test` builds dist/ first.
  */
 import test from 'ava';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; files: string[] };
+
+/** `npm pack --json` in `cwd`: the tarball's name and the files in it. Lifecycle scripts only when `scripts` (prepack rebuilds dist/, which the other test files use as it stands). */
+function pack(cwd: string, args: string[], scripts = false): { filename: string; files: { path: string }[] } {
+  const flags = scripts ? [] : ['--ignore-scripts'];
+  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', ...flags, ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 120_000 })) as { filename: string; files: { path: string }[] }[];
+  return packed!;
+}
 
 /**
  * Packs the package and unpacks it as `node_modules/ooda-rx` of a fresh folder,
@@ -23,14 +30,14 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as
  */
 function install(): { dir: string; pkg: string; files: string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'ooda-package-'));
-  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as { filename: string; files: { path: string }[] }[];
+  const packed = pack(root, ['--pack-destination', dir]);
   const modules = join(dir, 'node_modules');
   mkdirSync(join(modules, '@types'), { recursive: true });
-  execFileSync('tar', ['-xzf', join(dir, packed!.filename), '-C', modules]);
+  execFileSync('tar', ['-xzf', join(dir, packed.filename), '-C', modules]);
   const pkg = join(modules, 'ooda-rx');
   execFileSync('mv', [join(modules, 'package'), pkg]);
   for (const dependency of [...Object.keys(manifest.dependencies), '@types/node']) symlinkSync(join(root, 'node_modules', dependency), join(modules, dependency));
-  return { dir, pkg, files: packed!.files.map((f) => f.path) };
+  return { dir, pkg, files: packed.files.map((f) => f.path) };
 }
 
 let installed: ReturnType<typeof install>;
@@ -50,6 +57,24 @@ test('the packed package holds every file the README links to, and its installed
   const demo = spawnSync(process.execPath, [join(pkg, 'dist', 'bin', 'ooda.js'), 'demo', '--no-db', '--max-cycles', '3'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
   t.is(demo.status, 0, demo.stderr);
   t.regex(demo.stdout, /decide goal-1: /);
+});
+
+test('packing a checkout builds dist/ afresh: one without dist/ ships the compiled code, and a module a removed source left in dist/ is not shipped', (t) => {
+  const checkout = mkdtempSync(join(tmpdir(), 'ooda-checkout-'));
+  t.teardown(() => rmSync(checkout, { recursive: true, force: true }));
+  const tsconfig = JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')) as { include: string[] };
+  const sources = ['package.json', 'tsconfig.json', ...tsconfig.include, ...manifest.files.filter((path) => path !== 'dist')];
+  for (const path of sources) cpSync(join(root, path), join(checkout, path), { recursive: true });
+  symlinkSync(join(root, 'node_modules'), join(checkout, 'node_modules'));
+
+  const fresh = pack(checkout, ['--dry-run'], true).files.map((f) => f.path);
+  t.true(fresh.includes('dist/bin/ooda.js') && fresh.includes('dist/streams/index.d.ts'), `${fresh.length} files: ${fresh.filter((f) => !f.startsWith('docs/')).join(', ')}`);
+
+  mkdirSync(join(checkout, 'dist', 'streams'), { recursive: true });
+  writeFileSync(join(checkout, 'dist', 'streams', 'removedLongAgo.js'), 'export const stale = true;\n');
+  const rebuilt = pack(checkout, ['--dry-run'], true).files.map((f) => f.path);
+  t.false(rebuilt.includes('dist/streams/removedLongAgo.js'));
+  t.deepEqual(rebuilt.sort(), fresh.sort());
 });
 
 test('the packed source maps carry their sources, so stack traces and debuggers show code that exists', (t) => {
