@@ -15,7 +15,7 @@ export { intake } from './intake.js';
 export { interveneOnLoops } from './interveneOnLoops.js';
 export { observe, observeStage } from './observe.js';
 export { orient, orientStage } from './orient.js';
-export { perceive, perceiveOne, type Perception } from './perceive.js';
+export { perceive, perceiveOne, type Perception, type PerceiveRuntime } from './perceive.js';
 export { recover, recoverFrom, type RecoverOptions } from './recover.js';
 export { stage, type Step } from './stage.js';
 export { stamp } from './stamp.js';

@@ -67,14 +67,14 @@ export function defaultConfig(): AgentConfig {
 }
 
 /** One source of config values; `variables` (the environment's) maps a key path (`tools.shellExec`) to the variable that set it. */
-type Layer = { origin: string; values: Record<string, unknown>; variables?: ReadonlyMap<string, string> };
+export type ConfigLayer = { origin: string; values: Record<string, unknown>; variables?: ReadonlyMap<string, string> };
 
 /**
  * Validates each layer on its own, in order, then merges them (later wins,
  * objects merged key by key). Throws {@link ConfigError} naming the first bad
  * key and the layer it is in, even when a later layer overrides it.
  */
-export function resolveConfig(layers: Layer[]): AgentConfig {
+export function resolveConfig(layers: ConfigLayer[]): AgentConfig {
   let merged: Record<string, unknown> = {};
   for (const layer of layers) {
     validate(layer);
@@ -84,7 +84,7 @@ export function resolveConfig(layers: Layer[]): AgentConfig {
 }
 
 /** Parses one layer's values (the defaults fill the rest); a bad key is a ConfigError naming the layer. */
-function validate(layer: Layer): AgentConfig {
+function validate(layer: ConfigLayer): AgentConfig {
   const parsed = AgentConfig.safeParse(layer.values);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
@@ -115,7 +115,7 @@ function withLineAndColumn(message: string, json: string): string {
 }
 
 /** Reads a JSON config file (a leading byte-order mark is skipped); names the file and the problem when it cannot. */
-export function readConfigFile(path: string): Layer {
+export function readConfigFile(path: string): ConfigLayer {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -134,7 +134,7 @@ export function readConfigFile(path: string): Layer {
 }
 
 /** Reads `OODA_*` variables into a layer, coercing numbers, booleans and JSON arrays. */
-export function configFromEnvironment(env: NodeJS.ProcessEnv): Layer {
+export function configFromEnvironment(env: NodeJS.ProcessEnv): ConfigLayer {
   const values: Record<string, unknown> = {};
   const variables = new Map<string, string>();
   for (const [name, raw] of Object.entries(env)) {

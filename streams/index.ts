@@ -15,11 +15,12 @@ export {
   readConfigFile,
   resolveConfig,
   type AgentConfigInput,
+  type ConfigLayer,
 } from './config.js';
 export { createAgent, type Agent, type AgentOptions, type Entering, type AgentSources, type Stages } from './createAgent.js';
 export { beginCycle, record, vetoCycle, type Cycle, type Watcher } from './cycle.js';
-export { CycleDriver } from './driver.js';
-export { EVENT_KINDS, EventEnvelope, type AgentEvent, type Draft, type EventKind, type EventOf } from './events.js';
+export { CycleDriver, type DriverOptions } from './driver.js';
+export { EVENT_KINDS, EventEnvelope, type AgentEvent, type Draft, type EventBody, type EventHeader, type EventKind, type EventOf } from './events.js';
 export { knowledgeAndGoals, startProgram, type ProgramIO, type ProgramOptions, type RunningProgram } from './program.js';
 export { runCommand, runLocalAgent, type LocalAgentOptions } from './localAgent.js';
 export { REPL_HELP, runRepl, type ReplOptions } from './repl.js';
@@ -33,32 +34,40 @@ export { DivergenceCheck, eventFromRow, loadRecording, replayOn, replaySession, 
 export { storedMindState } from './storedState.js';
 export { createRuntime, type CommandHandler, type Runtime } from './runtime.js';
 export * from './signals.js';
-export { validateSignal, type SignalValidation } from './validateSignal.js';
+export { validateSignal, type SignalValidation, type TransportRule } from './validateSignal.js';
 export * from './wsProtocol.js';
 export { agentSnapshot, type SnapshotOptions } from './snapshot.js';
 
-export { Mind, MindState, type MindExtension, type MindOptions, type ScoreAdjusters } from '../mind/mind.js';
+export { Mind, MindState, type ForgetFailure, type MindExtension, type MindOptions, type ScoreAdjusters } from '../mind/mind.js';
 export { MindConfig } from '../mind/config.js';
-export type { Goal, GoalStatus } from '../mind/goals.js';
-export type { MemoryEntry, MemoryKind } from '../mind/workingMemory.js';
-export type { Episode } from '../mind/episodicMemory.js';
-export { KnowledgeGraph, symbolId, type Triple } from '../mind/knowledgeGraph.js';
-export { HypervectorSpace, similarity } from '../mind/hypervector.js';
+export type { Goal, GoalBook, GoalStatus, NewGoal } from '../mind/goals.js';
+export type { GoalTerms } from '../mind/goalTerms.js';
+export type { GoalChange, Outcome, Progress } from '../mind/goalEvaluation.js';
+export type { Observation, Orientation } from '../mind/observation.js';
+export type { MemoryEntry, MemoryKind, NewMemoryEntry, WorkingMemory } from '../mind/workingMemory.js';
+export type { Episode, EpisodicMemory } from '../mind/episodicMemory.js';
+export type { DecisionLog } from '../mind/decisionLog.js';
+export type { ToolRegistry } from '../mind/toolRegistry.js';
+export type { PendingQuestions } from '../mind/questions.js';
+export type { Library, Passage } from '../mind/library.js';
+export type { SeededRandom } from '../mind/random.js';
+export { KnowledgeGraph, symbolId, type Activation, type Triple, type TriplePattern } from '../mind/knowledgeGraph.js';
+export { HypervectorSpace, similarity, type Hypervector } from '../mind/hypervector.js';
 export { notRerun, ToolFailure, type Danger, type Fact, type ScoringContext, type Tool, type ToolContext, type ToolOutput, type ToolScoring } from '../mind/tool.js';
 export { Journal } from '../mind/journal.js';
 export { builtinTools } from '../mind/tools/index.js';
 export { formatBreakdown, parseBreakdown, totalScore, type ScoreParts } from '../mind/utility.js';
 export type { Decision } from '../mind/toolSelection.js';
-export { Planner, PLAN_BONUS } from '../mind/planner.js';
-export type { Plan, PlanStep, PlanChange } from '../mind/plan.js';
+export { Planner, PLAN_BONUS, type ActionReport, type PlanProgress } from '../mind/planner.js';
+export type { Plan, PlanStep, PlanChange, PlanChangeKind } from '../mind/plan.js';
 export { STRATEGY_PATTERNS, StrategyMatcher, type StrategyName } from '../mind/strategies.js';
-export { Psyche, DEFAULT_ARCHETYPES, DEFAULT_SHADOW } from '../mind/psyche.js';
+export { Psyche, DEFAULT_ARCHETYPES, DEFAULT_SHADOW, type Evolution } from '../mind/psyche.js';
 export type { Archetype, PsycheOptions, ShadowPattern } from '../mind/psycheOptions.js';
-export { Reflection, type Adjustment, type ReflectionReport } from '../mind/reflection.js';
-export { SkillRegistry, type ProposedAction, type Skill, type SkillContext, type Verdict } from '../mind/skills.js';
+export { Reflection, type Adjustment, type CycleReport, type ReflectionReport, type ReflectOptions, type ToolEffectiveness } from '../mind/reflection.js';
+export { SkillRegistry, type ProposedAction, type Skill, type SkillContext, type SkillReview, type Verdict } from '../mind/skills.js';
 export { policySkill } from '../mind/policySkill.js';
 export { findLoop, type ActionRecord, type LoopInfo, type LoopType } from '../mind/loopDetection.js';
-export { LoopDetector } from '../mind/loopDetector.js';
+export { LoopDetector, type LoopDetectorState } from '../mind/loopDetector.js';
 export {
   defaultLoopConfig,
   LoopConfig,
@@ -77,14 +86,16 @@ export { vitals } from '../sources/vitals.js';
 export { fromGoals } from '../sources/goals.js';
 
 export { toLines, type LineSink, type LineSinkOptions } from '../sinks/lineWriter.js';
-export { toNdjson } from '../sinks/ndjson.js';
+export { toNdjson, type NdjsonSink, type NdjsonSinkOptions } from '../sinks/ndjson.js';
 export { toPrettyLog } from '../sinks/prettyLog.js';
-export { tokenProblem, WsServer, type WsClient, type WsServerOptions } from '../sinks/wsServer.js';
+export { tokenProblem, WsServer, type ConnectionListener, type WsClient, type WsServerOptions } from '../sinks/wsServer.js';
 export { originProblem } from '../sinks/requestGuard.js';
 export { toWebSocket, type WebSocketSink, type WebSocketSinkOptions } from '../sinks/toWebSocket.js';
-export { fromWebSocket } from '../sources/wsInput.js';
-export { SqliteStore, type StoreAccess, type StoreOptions, type Synchronous } from '../sinks/sqliteStore.js';
+export { fromWebSocket, type WebSocketInputOptions } from '../sources/wsInput.js';
+export { SqliteStore, type EventQuery, type StoreAccess, type StoreOptions, type Synchronous } from '../sinks/sqliteStore.js';
 export { pruneSessions, type PruneOptions, type PrunedSession } from '../sinks/sessionPruning.js';
+export type { EventRow, SessionRow, SignalRow, SnapshotRow } from '../sinks/storeSchema.js';
+export type { InsertRows, InsertTable, SqlStatement, WriteBatch } from '../sinks/writeBatch.js';
 export { StoreError } from '../sinks/storeError.js';
 export { OutputError } from '../sinks/outputError.js';
 export { storeFileProblem } from '../sinks/storeFile.js';

@@ -40,6 +40,23 @@ function install(): { dir: string; pkg: string; files: string[] } {
   return { dir, pkg, files: packed.files.map((f) => f.path) };
 }
 
+/**
+ * Types that public functions and classes take or return (options, store rows,
+ * the mind's parts, what a pass observed), which a consumer names in its own
+ * code: each must be importable from the package.
+ */
+const publicTypes = {
+  'ooda-rx': [
+    'ActionReport', 'Activation', 'ConfigLayer', 'ConnectionListener', 'CycleReport', 'DecisionLog', 'DriverOptions', 'EpisodicMemory',
+    'EventBody', 'EventHeader', 'EventQuery', 'EventRow', 'Evolution', 'ForgetFailure', 'GoalBook', 'GoalChange', 'GoalTerms', 'Hypervector',
+    'InsertRows', 'InsertTable', 'Library', 'LoopDetectorState', 'NdjsonSink', 'NdjsonSinkOptions', 'NewGoal', 'NewMemoryEntry', 'Observation',
+    'Orientation', 'Outcome', 'Passage', 'PendingQuestions', 'PlanChangeKind', 'PlanProgress', 'Progress', 'ReflectOptions', 'SeededRandom',
+    'SessionRow', 'SignalRow', 'SkillReview', 'SnapshotRow', 'SqlStatement', 'ToolEffectiveness', 'ToolRegistry', 'TransportRule', 'TriplePattern',
+    'WebSocketInputOptions', 'WorkingMemory', 'WriteBatch',
+  ],
+  'ooda-rx/operators': ['PerceiveRuntime'],
+};
+
 let installed: ReturnType<typeof install>;
 test.before(() => {
   installed = install();
@@ -84,7 +101,7 @@ test('the packed source maps carry their sources, so stack traces and debuggers 
   t.regex(map.sourcesContent![0]!, /createTestAgent/);
 });
 
-test('the three entry points type-check from an installed package under nodenext and bundler resolution, strict and with its declarations checked, inject included', (t) => {
+test('the three entry points type-check from an installed package under nodenext and bundler resolution, strict and with its declarations checked, inject and the types of the public signatures included', (t) => {
   const { dir } = installed;
   const source = [
     "import type { Agent, Fact, Journal, ScoringContext, Tool } from 'ooda-rx';",
@@ -93,6 +110,7 @@ test('the three entry points type-check from an installed package under nodenext
     'export type Used = [Agent, Fact, Journal, ScoringContext, Tool, typeof observe, typeof createTestAgent];',
     '// inject takes signals as written by hand: schema defaults and the envelope left out.',
     "export const inject = (agent: Agent): boolean[] => [agent.inject({ type: 'goal', description: 'Find moons of Mars' }), agent.inject({ type: 'fact', subject: 'Mars', predicate: 'has moon', object: 'Phobos' }), agent.inject({ type: 'tick' })];",
+    ...Object.entries(publicTypes).map(([entry, names]) => `import type { ${names.join(', ')} } from '${entry}';`),
   ].join('\n');
   writeFileSync(join(dir, 'check.ts'), source);
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
