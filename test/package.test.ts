@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; files: string[] };
 
 /** `npm pack --json` in `cwd`: the tarball's name and the files in it. Lifecycle scripts only when `scripts` (prepack rebuilds dist/, which the other test files use as it stands). */
@@ -76,6 +77,18 @@ test('the packed package holds every file the README links to, and its installed
   t.regex(demo.stdout, /decide goal-1: /);
 });
 
+test('a CommonJS consumer requires the three entry points, and TypeScript compiles its imports of them under nodenext', (t) => {
+  const { dir } = installed;
+  writeFileSync(join(dir, 'check.cjs'), "console.log([require('ooda-rx').createAgent, require('ooda-rx/operators').observe, require('ooda-rx/testing').createTestAgent].map((f) => typeof f).join(' '));\n");
+  const required = spawnSync(process.execPath, ['check.cjs'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+  t.is(required.stdout.trim(), 'function function function', required.stderr);
+
+  const imports = ["import { createAgent } from 'ooda-rx';", "import { observe } from 'ooda-rx/operators';", "import { createTestAgent } from 'ooda-rx/testing';"];
+  writeFileSync(join(dir, 'check.cts'), [...imports, 'export const used = [createAgent, observe, createTestAgent];'].join('\n'));
+  const compiled = spawnSync(process.execPath, [tsc, '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', 'check.cts'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+  t.is(compiled.status, 0, `${compiled.stdout}${compiled.stderr}`);
+});
+
 test('packing a checkout builds dist/ afresh: one without dist/ ships the compiled code, and a module a removed source left in dist/ is not shipped', (t) => {
   const checkout = mkdtempSync(join(tmpdir(), 'ooda-checkout-'));
   t.teardown(() => rmSync(checkout, { recursive: true, force: true }));
@@ -113,7 +126,6 @@ test('the three entry points type-check from an installed package under nodenext
     ...Object.entries(publicTypes).map(([entry, names]) => `import type { ${names.join(', ')} } from '${entry}';`),
   ].join('\n');
   writeFileSync(join(dir, 'check.ts'), source);
-  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   for (const [module, resolution] of [['nodenext', 'nodenext'], ['esnext', 'bundler']]) {
     const run = spawnSync(process.execPath, [tsc, '--noEmit', '--strict', '--module', module, '--moduleResolution', resolution, '--types', 'node', 'check.ts'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
     t.is(run.status, 0, `${resolution}: ${run.stdout}${run.stderr}`);
