@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; files: string[] };
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; peerDependencies?: Record<string, string>; files: string[] };
 
 /** `npm pack --json` in `cwd`: the tarball's name and the files in it. Lifecycle scripts only when `scripts` (prepack rebuilds dist/, which the other test files use as it stands). */
 function pack(cwd: string, args: string[], scripts = false): { filename: string; files: { path: string }[] } {
@@ -25,7 +25,8 @@ function pack(cwd: string, args: string[], scripts = false): { filename: string;
 
 /**
  * Packs the package and unpacks it as `node_modules/ooda-rx` of a fresh folder,
- * its dependencies linked from this checkout. Of the type packages, only
+ * its dependencies and peer dependencies (the consumer's own copy, which npm
+ * installs beside it) linked from this checkout. Of the type packages, only
  * @types/node (a Node project's own) and those the package depends on are
  * there, as in a consumer's project: not this checkout's devDependencies.
  */
@@ -37,7 +38,7 @@ function install(): { dir: string; pkg: string; files: string[] } {
   execFileSync('tar', ['-xzf', join(dir, packed.filename), '-C', modules]);
   const pkg = join(modules, 'ooda-rx');
   execFileSync('mv', [join(modules, 'package'), pkg]);
-  for (const dependency of [...Object.keys(manifest.dependencies), '@types/node']) symlinkSync(join(root, 'node_modules', dependency), join(modules, dependency));
+  for (const dependency of [...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies ?? {}), '@types/node']) symlinkSync(join(root, 'node_modules', dependency), join(modules, dependency));
   return { dir, pkg, files: packed.files.map((f) => f.path) };
 }
 
@@ -87,6 +88,13 @@ test('a CommonJS consumer requires the three entry points, and TypeScript compil
   writeFileSync(join(dir, 'check.cts'), [...imports, 'export const used = [createAgent, observe, createTestAgent];'].join('\n'));
   const compiled = spawnSync(process.execPath, [tsc, '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', 'check.cts'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
   t.is(compiled.status, 0, `${compiled.stdout}${compiled.stderr}`);
+});
+
+test('rxjs, whose observables and operators cross the package boundary, is a peer dependency, so the consumer and the package share one copy', (t) => {
+  // As a dependency, a consumer on another rxjs release (7.8.1) got a second copy nested in ooda-rx,
+  // and the README's own cycle example failed to type-check: the two copies' Observable types are not assignable.
+  t.false('rxjs' in manifest.dependencies, 'rxjs is not a dependency');
+  t.regex(manifest.peerDependencies?.['rxjs'] ?? '', /^\^7\.\d+\.\d+$/);
 });
 
 test('packing a checkout builds dist/ afresh: one without dist/ ships the compiled code, and a module a removed source left in dist/ is not shipped', (t) => {
