@@ -1,9 +1,11 @@
 /**
  * The package as npm ships it (`npm pack`), installed into a folder of its
  * own: what the README links to is in it, its CLI runs the embedded demo,
- * its source maps carry their sources, and its three entry points resolve
- * for TypeScript under `nodenext` and `bundler` resolution; and packing a
- * checkout builds what it ships. `npm test` builds dist/ first.
+ * its source maps carry their sources, its three entry points resolve for
+ * TypeScript under `nodenext` and `bundler` resolution and for a CommonJS
+ * consumer, and the libraries whose types cross its boundary are peer
+ * dependencies; and packing a checkout builds what it ships. `npm test`
+ * builds dist/ first.
  */
 import test from 'ava';
 import { execFileSync, spawnSync } from 'node:child_process';
