@@ -8,7 +8,7 @@
  */
 import { StartInterrupted, StartUp, StoreError, type RunningProgram } from '../streams/index.js';
 import { log } from './cli.js';
-import { exitOnSignals, stopExitingOnSignals } from './signalExit.js';
+import { exitOnSignals, handSignalsTo } from './signalExit.js';
 
 /** What the messages need of a parsed run: its store (if any) and session. */
 export interface RunTarget {
@@ -91,9 +91,7 @@ export async function withSignals<P extends Program>(target: RunTarget, start: (
       startUp.interrupt(signal);
     }
   };
-  const wasExiting = stopExitingOnSignals();
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
+  const wasExiting = handSignalsTo(handler);
   try {
     program = await start(startUp).catch((error: unknown) => {
       if (!interrupted || !(error instanceof StartInterrupted || error instanceof StoreError)) throw error;
@@ -104,10 +102,9 @@ export async function withSignals<P extends Program>(target: RunTarget, start: (
     });
     if (program) await ended(program, target);
   } finally {
-    process.off('SIGINT', handler);
-    process.off('SIGTERM', handler);
     // A signal while the process winds down still ends it with its code.
     if (wasExiting) exitOnSignals('after the run ended');
+    else handSignalsTo(undefined);
   }
   return { code, program };
 }

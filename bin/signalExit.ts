@@ -1,29 +1,54 @@
 /**
- * What SIGINT and SIGTERM do while no command handles them itself, before a
- * run starts and after it has ended (bin/lifecycle.ts handles them in
- * between): end the process with the signal's exit code (130 / 143) and a
- * line saying when it came (`ooda: SIGINT received before the command
- * started: nothing was written: exiting`), rather than be killed by it.
+ * Who handles SIGINT and SIGTERM. While no command handles them itself,
+ * before a run starts and after it has ended (bin/lifecycle.ts handles them
+ * in between), they end the process with the signal's exit code (130 / 143)
+ * and a line saying when it came (`ooda: SIGINT received before the command
+ * started: nothing was written: exiting`), rather than kill it.
+ *
+ * The process keeps one listener for as long as anyone handles them, and a
+ * hand-over only changes where it sends them. A signal is taken when it comes
+ * but handled only once the event loop gets to it, by the signal watcher open
+ * when it came, which Node closes with the last listener: removing the old
+ * listener before adding the new one, while the thread was busy (the CLI's
+ * modules loading), dropped the signal, and the run went on as if it had
+ * never been sent.
  */
 
-let exiting: ((signal: NodeJS.Signals) => void) | undefined;
+type SignalHandler = (signal: NodeJS.Signals) => void;
+
+let current: SignalHandler | undefined;
+let exiting = false;
+const dispatch: SignalHandler = (signal) => current?.(signal);
+
+/** Sends SIGINT / SIGTERM to `handler` from now on (none: the process's default again). */
+function sendSignalsTo(handler: SignalHandler | undefined): void {
+  if (handler && !current) {
+    process.on('SIGINT', dispatch);
+    process.on('SIGTERM', dispatch);
+  } else if (!handler && current) {
+    process.off('SIGINT', dispatch);
+    process.off('SIGTERM', dispatch);
+  }
+  current = handler;
+}
 
 /** From now on, SIGINT / SIGTERM exit at once, saying they came `when`. */
 export function exitOnSignals(when: string): void {
-  stopExitingOnSignals();
-  exiting = (signal) => {
+  exiting = true;
+  sendSignalsTo((signal) => {
     process.stderr.write(`ooda: ${signal} received ${when}: exiting\n`);
     process.exit(signal === 'SIGINT' ? 130 : 143);
-  };
-  process.on('SIGINT', exiting);
-  process.on('SIGTERM', exiting);
+  });
 }
 
-/** Hands SIGINT / SIGTERM over to a handler of the caller's; returns whether they were exiting until now. */
-export function stopExitingOnSignals(): boolean {
-  if (!exiting) return false;
-  process.off('SIGINT', exiting);
-  process.off('SIGTERM', exiting);
-  exiting = undefined;
-  return true;
+/**
+ * Hands SIGINT / SIGTERM over to `handler` (none: back to the process's
+ * default), a signal not yet handled included; returns whether they were
+ * exiting until now.
+ */
+export function handSignalsTo(handler: SignalHandler | undefined): boolean {
+  const wasExiting = exiting;
+  exiting = false;
+  sendSignalsTo(handler);
+  return wasExiting;
 }

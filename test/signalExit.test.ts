@@ -5,9 +5,11 @@
  * nothing said).
  */
 import test from 'ava';
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { finished, startCli, type CliResult } from './helpers/cli.js';
 
 const EARLY = /^ooda: (SIGINT|SIGTERM) received before the command started: nothing was written: exiting\n$/;
@@ -40,3 +42,33 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
     t.is(result.stdout, '');
   });
 }
+
+/**
+ * A signal that comes while the thread is busy (the CLI's modules loading)
+ * and is handled only once the command has taken signals over: the command
+ * gets it. It used to be lost — the hand-over removed the process's listener,
+ * and with it the signal libuv had taken for it — so the run went on as if it
+ * had never been sent (seen: `ooda run` given SIGINT about a second after it
+ * started, still running 15 s later, nothing said).
+ */
+test('a signal that came just before a command took SIGINT and SIGTERM over reaches the command', async (t) => {
+  const bin = (file: string) => JSON.stringify(fileURLToPath(new URL(`../bin/${file}`, import.meta.url)));
+  const script = `
+    const { exitOnSignals } = await import(${bin('signalExit.ts')});
+    const { withSignals } = await import(${bin('lifecycle.ts')});
+    exitOnSignals('before the command started: nothing was written');
+    process.kill(process.pid, 'SIGTERM'); // taken now, handled once the loop runs: after the hand-over below
+    const { code } = await withSignals({ options: { session: 's1' } }, async (startUp) => {
+      for (let i = 0; i < 100; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        startUp.check();
+      }
+      throw new Error('the start-up was not interrupted');
+    });
+    process.exitCode = code;`;
+  const child = spawn(process.execPath, ['--import=tsx', '--input-type=module', '-e', script], { stdio: 'pipe' });
+  const result = await finished(child);
+  t.regex(result.stderr, /SIGTERM received while starting: stopping before the run starts/);
+  t.regex(result.stderr, /SIGTERM: stopped before the run started: nothing of session s1 was written\n$/);
+  t.is(result.code, 143);
+});
