@@ -10,6 +10,7 @@ import { UsageError } from './cli.js';
 import type { Command } from './command.js';
 import { COMMANDS } from './commands/index.js';
 import { printLines } from './output.js';
+import { exitOnSignals } from './signalExit.js';
 
 function help(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
@@ -42,6 +43,8 @@ async function main(argv: string[]): Promise<number> {
     await printLines([command.usage]);
     return 0;
   }
+  // From here a signal no longer comes before the command started (a run's hands it over as it starts: lifecycle.ts).
+  exitOnSignals(`while ooda ${name} ran`);
   return command.run(rest).catch((error: unknown) => {
     if (error instanceof UsageError && error.message.startsWith('Unknown option')) {
       throw new UsageError(`${error.message}: 'ooda ${name} --help' lists the options it accepts`);

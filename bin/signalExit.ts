@@ -1,9 +1,11 @@
 /**
- * Who handles SIGINT and SIGTERM. While no command handles them itself,
- * before a run starts and after it has ended (bin/lifecycle.ts handles them
- * in between), they end the process with the signal's exit code (130 / 143)
+ * Who handles SIGINT and SIGTERM. While no command handles them itself —
+ * the CLI's modules loading, a command that does not run the agent, a run
+ * before it starts and after it has ended (bin/lifecycle.ts handles them in
+ * between) — they end the process with the signal's exit code (130 / 143)
  * and a line saying when it came (`ooda: SIGINT received before the command
- * started: nothing was written: exiting`), rather than kill it.
+ * started: nothing was written: exiting`, `… while ooda events ran: …`),
+ * rather than kill it.
  *
  * The process keeps one listener for as long as anyone handles them, and a
  * hand-over only changes where it sends them. A signal is taken when it comes

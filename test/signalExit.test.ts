@@ -10,7 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { finished, startCli, type CliResult } from './helpers/cli.js';
+import { finished, startCli, until, type CliResult } from './helpers/cli.js';
 
 const EARLY = /^ooda: (SIGINT|SIGTERM) received before the command started: nothing was written: exiting\n$/;
 
@@ -71,4 +71,21 @@ test('a signal that came just before a command took SIGINT and SIGTERM over reac
   t.regex(result.stderr, /SIGTERM received while starting: stopping before the run starts/);
   t.regex(result.stderr, /SIGTERM: stopped before the run started: nothing of session s1 was written\n$/);
   t.is(result.code, 143);
+});
+
+/**
+ * Once a command runs, a signal is no longer said to have come "before the
+ * command started": Ctrl-C on a long `ooda events` or `ooda replay` said
+ * that, and that nothing was written, seconds into printing.
+ */
+test('SIGINT while a command runs exits 130 naming the command, not as if it had not started', async (t) => {
+  const child = startCli(['repl']);
+  const exited = finished(child);
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  await until(() => stdout, /ooda> /);
+  child.kill('SIGINT');
+  const result = await exited;
+  t.is(result.stderr, 'ooda: SIGINT received while ooda repl ran: exiting\n');
+  t.is(result.code, 130);
 });
