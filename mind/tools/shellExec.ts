@@ -1,15 +1,16 @@
 /**
  * shell_exec (semantic, dangerous): runs a program with an argument array —
  * never through a shell, so nothing is expanded or chained. Refused unless
- * `tools.shellExec` is true. Killed after `tools.shellTimeoutMs` (5 s); this
- * tool does real I/O, so it uses Node's own timeout (execFile's `timeout`).
- * The exit code is part of the output; stdout is the content goals are checked
- * against. Output is capped at 1 MiB per stream.
+ * `tools.shellExec` is true. After `tools.shellTimeoutMs` (5 s) the program
+ * and every process it started are killed (see programRun.ts; real I/O, so a
+ * Node timer). The exit code is part of the output; stdout is the content
+ * goals are checked against. A program that writes more than 1 MiB to stdout
+ * or stderr is stopped the same way, and the result says so.
  */
-import { execFile } from 'node:child_process';
 import { z } from 'zod';
 import { command as commandIn } from '../goalText.js';
-import { notRerun, ToolFailure, type Tool } from '../tool.js';
+import { notRerun, ToolFailure, type Tool, type ToolOutput } from '../tool.js';
+import { runProgram, type ProgramResult } from './programRun.js';
 
 const Input = z.object({
   command: z.string().min(1, 'command is required'),
@@ -18,6 +19,9 @@ const Input = z.object({
 
 /** Characters of stdout/stderr kept in the summary and content. */
 export const OUTPUT_CHARS = 4_000;
+
+/** Bytes read from each of stdout and stderr; a program that writes more is stopped. */
+export const OUTPUT_MAX_BYTES = 1_048_576;
 
 export const shellExec: Tool<z.infer<typeof Input>> = {
   name: 'shell_exec',
@@ -37,24 +41,30 @@ export const shellExec: Tool<z.infer<typeof Input>> = {
   execute({ command, args }, { config, replaying }) {
     if (!config.tools.shellExec) throw new ToolFailure('shell_exec', 'refused: running commands is disabled (set tools.shellExec to true to allow it)');
     if (replaying) throw notRerun('shell_exec', `run ${[command, ...args].join(' ')}`);
-    const timeoutMs = config.tools.shellTimeoutMs;
-    return new Promise((resolve, reject) => {
-      execFile(command, args, { shell: false, timeout: timeoutMs, maxBuffer: 1_048_576, encoding: 'utf8' }, (error, stdout, stderr) => {
-        const spawnError = error as (NodeJS.ErrnoException & { killed?: boolean; code?: number | string }) | null;
-        if (spawnError && typeof spawnError.code === 'string') {
-          reject(new ToolFailure('shell_exec', `cannot run ${command}: ${spawnError.code}`, { cause: error }));
-          return;
-        }
-        const timedOut = spawnError?.killed === true;
-        const exitCode = spawnError ? (typeof spawnError.code === 'number' ? spawnError.code : null) : 0;
-        const line = [command, ...args].join(' ');
-        resolve({
-          ok: exitCode === 0,
-          summary: timedOut ? `${line} timed out after ${timeoutMs} ms` : `${line} exited with code ${exitCode}${stderr ? `: ${stderr.trim().slice(0, 200)}` : ''}`,
-          content: stdout.slice(0, OUTPUT_CHARS),
-          data: { exitCode, timedOut, stdout: stdout.slice(0, OUTPUT_CHARS), stderr: stderr.slice(0, OUTPUT_CHARS) },
-        });
-      });
-    });
+    return runReported(command, args, config.tools.shellTimeoutMs);
   },
 };
+
+/** Runs the program and reports how it ended; only a program that cannot be started is a failure. */
+async function runReported(command: string, args: string[], timeoutMs: number): Promise<ToolOutput> {
+  const line = [command, ...args].join(' ');
+  let run: ProgramResult;
+  try {
+    run = await runProgram(command, args, { timeoutMs, maxBytes: OUTPUT_MAX_BYTES });
+  } catch (error) {
+    throw new ToolFailure('shell_exec', `cannot run ${command}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+  }
+  const { exitCode, stdout, stderr, stopped } = run;
+  const timedOut = stopped === 'timeout';
+  const summary = timedOut
+    ? `${line} timed out after ${timeoutMs} ms`
+    : stopped
+      ? `${line} stopped: more than ${OUTPUT_MAX_BYTES} bytes on ${stopped}`
+      : `${line} exited with code ${exitCode}${stderr ? `: ${stderr.trim().slice(0, 200)}` : ''}`;
+  return {
+    ok: exitCode === 0,
+    summary,
+    content: stdout.slice(0, OUTPUT_CHARS),
+    data: { exitCode, timedOut, stdout: stdout.slice(0, OUTPUT_CHARS), stderr: stderr.slice(0, OUTPUT_CHARS), ...(stopped && !timedOut ? { cut: stopped } : {}) },
+  };
+}
