@@ -3,11 +3,13 @@
  * workspace folder (`tools.workspace`, default `./workspace`, resolved against
  * the working directory). Any path that could leave it is refused before the
  * file system is touched for it: absolute paths, `..` segments, and symbolic
- * links anywhere along the path (a link could point outside). A file read
+ * links anywhere along the path (a link could point outside). The file is
+ * then opened without following a link and must be a regular file. A file read
  * joins the library (library_search) and its text is the content goals are
  * checked against. Reads are capped at `tools.fileMaxBytes` (1 MiB).
  */
-import { lstat, mkdir, readdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, readdir, realpath, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { filePath, quotedText } from '../goalText.js';
@@ -83,13 +85,59 @@ async function fileOperation({ op, path, content }: z.infer<typeof Input>, { min
     if (content === undefined) throw new ToolFailure('file_io', 'invalid input: content: required to write');
     if (replaying) throw notRerun('file_io', `write ${path}`);
     await mkdir(join(target, '..'), { recursive: true });
-    await writeFile(target, content, 'utf8');
+    const file = await openFile(target, path, constants.O_WRONLY | constants.O_CREAT);
+    try {
+      await file.truncate(0);
+      await file.writeFile(content, 'utf8');
+    } finally {
+      await file.close();
+    }
     return { ok: true, summary: `wrote ${Buffer.byteLength(content)} byte(s) to ${path}`, data: { path, bytes: Buffer.byteLength(content) } };
   }
-  const info = await lstat(target);
-  if (!info.isFile()) throw new ToolFailure('file_io', `${path} is not a file`);
-  if (info.size > config.tools.fileMaxBytes) throw new ToolFailure('file_io', `${path} is ${info.size} bytes, over the ${config.tools.fileMaxBytes}-byte limit`);
-  const text = await readFile(target, 'utf8');
+  const file = await openFile(target, path, constants.O_RDONLY);
+  let bytes: Buffer;
+  try {
+    const { size } = await file.stat();
+    if (size > config.tools.fileMaxBytes) throw new ToolFailure('file_io', `${path} is ${size} bytes, over the ${config.tools.fileMaxBytes}-byte limit`);
+    bytes = await readStart(file, size);
+  } finally {
+    await file.close();
+  }
+  const text = bytes.toString('utf8');
   mind.library.add({ id: mind.id('doc'), source: `file:${path}`, text, at: now() });
-  return { ok: true, summary: `read ${info.size} byte(s) from ${path}`, content: text, data: { path, bytes: info.size } };
+  return { ok: true, summary: `read ${bytes.length} byte(s) from ${path}`, content: text, data: { path, bytes: bytes.length } };
+}
+
+/**
+ * Opens a checked path, refusing anything but a regular file. The checks are
+ * made on what was opened, not on the path before: a symbolic link put in
+ * place after {@link workspacePath} looked is not followed (O_NOFOLLOW), and
+ * a FIFO or device never blocks the open (O_NONBLOCK) and is refused.
+ */
+async function openFile(target: string, path: string, flags: number): Promise<FileHandle> {
+  let file: FileHandle;
+  try {
+    file = await open(target, flags | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0), 0o666);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new ToolFailure('file_io', `refused "${path}": it is a symbolic link`, { cause: error });
+    if ((error as NodeJS.ErrnoException).code === 'ENXIO') throw new ToolFailure('file_io', `${path} is not a file`, { cause: error });
+    throw error;
+  }
+  if (!(await file.stat()).isFile()) {
+    await file.close();
+    throw new ToolFailure('file_io', `${path} is not a file`);
+  }
+  return file;
+}
+
+/** The file's first `size` bytes (fewer if it is shorter now): never more, however much it has grown. */
+async function readStart(file: FileHandle, size: number): Promise<Buffer> {
+  const buffer = Buffer.alloc(size);
+  let filled = 0;
+  while (filled < size) {
+    const { bytesRead } = await file.read(buffer, filled, size - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return buffer.subarray(0, filled);
 }

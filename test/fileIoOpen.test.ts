@@ -1,0 +1,65 @@
+import test from 'ava';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, constants, openSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MindConfig } from '../mind/config.js';
+import { Mind } from '../mind/mind.js';
+import { ToolFailure, type ToolOutput } from '../mind/tool.js';
+import { builtinTools } from '../mind/tools/index.js';
+import { runTool } from '../mind/toolRun.js';
+import type { Decision } from '../mind/toolSelection.js';
+import { contextFor } from './mindFixtures.js';
+
+/** A workspace inside a fresh folder, a secret file next to it (outside), and file_io run the way act runs it. */
+async function setUp(): Promise<{ root: string; workspace: string; secret: string; fileIo: (input: unknown) => Promise<ToolOutput> }> {
+  const root = await mkdtemp(join(tmpdir(), 'ooda-fileio-'));
+  const workspace = join(root, 'ws');
+  await mkdir(workspace);
+  const secret = join(root, 'secret.txt');
+  await writeFile(secret, 'secret');
+  const mind = new Mind({ config: MindConfig.parse({ tools: { workspace } }), tools: builtinTools() });
+  const goal = mind.addGoal({ description: 'use a file' });
+  const fileIo = (input: unknown): Promise<ToolOutput> => Promise.resolve().then(() => runTool({ goalId: goal.id, tool: 'file_io', input } as Decision, contextFor(mind, goal)));
+  return { root, workspace, secret, fileIo };
+}
+
+test('file_io: writing to a FIFO in the workspace is refused at once; it blocked with no reader', async (t) => {
+  const { workspace, fileIo } = await setUp();
+  const fifo = join(workspace, 'pipe');
+  if (spawnSync('mkfifo', [fifo]).status !== 0) return t.pass('no mkfifo here');
+  // Opening the FIFO for reading releases a writer that is stuck in open() (as it was before this was fixed).
+  t.teardown(() => closeSync(openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK)));
+  const error = await t.throwsAsync(fileIo({ op: 'write', path: 'pipe', content: 'x' }), { instanceOf: ToolFailure });
+  t.is(error!.message, 'file_io: pipe is not a file');
+  const read = await t.throwsAsync(fileIo({ op: 'read', path: 'pipe' }), { instanceOf: ToolFailure });
+  t.is(read!.message, 'file_io: pipe is not a file');
+});
+
+test('file_io: a file swapped for a symbolic link to a file outside, again and again while it is read and written, is never followed', async (t) => {
+  t.timeout(120_000);
+  const { workspace, secret, fileIo } = await setUp();
+  await writeFile(join(workspace, 'doc.txt'), 'inside');
+  await writeFile(join(workspace, 'out.txt'), 'inside');
+  // Replaces doc.txt and out.txt, atomically (rename), by a symbolic link to the secret and back, until stopped (at most 60 s).
+  const swapper = spawn(process.execPath, ['-e', `
+    const fs = require('node:fs');
+    const until = Date.now() + 60000;
+    for (let i = 0; Date.now() < until; i++) for (const name of ['doc.txt', 'out.txt']) {
+      const tmp = name + '.tmp';
+      if (i % 2) fs.symlinkSync(${JSON.stringify(secret)}, tmp); else fs.writeFileSync(tmp, 'inside');
+      fs.renameSync(tmp, name);
+    }`], { cwd: workspace, stdio: 'ignore' });
+  t.teardown(() => swapper.kill('SIGKILL'));
+  const seen = new Set<string>();
+  for (let i = 0; i < 400; i++) {
+    const read = await fileIo({ op: 'read', path: 'doc.txt' }).then((out) => out.content!, (error: Error) => error.message);
+    seen.add(read);
+    await fileIo({ op: 'write', path: 'out.txt', content: 'overwritten' }).catch(() => undefined);
+  }
+  swapper.kill('SIGKILL');
+  t.false(seen.has('secret'), 'the secret outside the workspace was never read');
+  t.is(await readFile(secret, 'utf8'), 'secret', 'the secret outside the workspace was never written');
+  t.true(seen.has('inside'), 'reads did succeed while the file was a file');
+});
