@@ -16,9 +16,15 @@ const Input = z.object({
   url: z.string().min(1, 'url is required'),
 });
 
-/** Whether the URL's host is on the allowlist (`host:port` entries must match the port too). */
+/**
+ * Whether the URL's host is on the allowlist (`host:port` entries must match
+ * the port too, written or not: `example.com:443` allows `https://example.com/`,
+ * whose URL leaves the default port out).
+ */
 export function hostAllowed(url: URL, allow: readonly string[]): boolean {
-  return allow.some((entry) => entry.toLowerCase() === url.host.toLowerCase() || entry.toLowerCase() === url.hostname.toLowerCase());
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  const forms = [url.hostname, `${url.hostname}:${port}`].map((form) => form.toLowerCase());
+  return allow.some((entry) => forms.includes(entry.toLowerCase()));
 }
 
 export const httpFetch: Tool<z.infer<typeof Input>> = {
