@@ -53,7 +53,7 @@ test('file_io: a file swapped for a symbolic link to a file outside, again and a
     }`], { cwd: workspace, stdio: 'ignore' });
   t.teardown(() => swapper.kill('SIGKILL'));
   const seen = new Set<string>();
-  for (let i = 0; i < 400; i++) {
+  for (let i = 0; i < 1000; i++) {
     const read = await fileIo({ op: 'read', path: 'doc.txt' }).then((out) => out.content!, (error: Error) => error.message);
     seen.add(read);
     await fileIo({ op: 'write', path: 'out.txt', content: 'overwritten' }).catch(() => undefined);
@@ -62,4 +62,36 @@ test('file_io: a file swapped for a symbolic link to a file outside, again and a
   t.false(seen.has('secret'), 'the secret outside the workspace was never read');
   t.is(await readFile(secret, 'utf8'), 'secret', 'the secret outside the workspace was never written');
   t.true(seen.has('inside'), 'reads did succeed while the file was a file');
+});
+
+test('file_io: a folder on the path swapped for a symbolic link to a folder outside, again and again while files in it are read and written, is never followed', async (t) => {
+  t.timeout(120_000);
+  const { root, workspace, fileIo } = await setUp();
+  const outside = join(root, 'outside');
+  await mkdir(outside);
+  await writeFile(join(outside, 'doc.txt'), 'secret');
+  await writeFile(join(outside, 'out.txt'), 'secret');
+  await mkdir(join(workspace, 'sub'));
+  await writeFile(join(workspace, 'sub', 'doc.txt'), 'inside');
+  // Moves the folder sub aside and puts a symbolic link to the outside folder in its place, and back, until stopped (at most 60 s).
+  const swapper = spawn(process.execPath, ['-e', `
+    const fs = require('node:fs');
+    const until = Date.now() + 60000;
+    while (Date.now() < until) {
+      fs.renameSync('sub', 'sub.real');
+      fs.symlinkSync(${JSON.stringify(outside)}, 'sub');
+      fs.unlinkSync('sub');
+      fs.renameSync('sub.real', 'sub');
+    }`], { cwd: workspace, stdio: 'ignore' });
+  t.teardown(() => swapper.kill('SIGKILL'));
+  const seen = new Set<string>();
+  for (let i = 0; i < 1000; i++) {
+    const read = await fileIo({ op: 'read', path: 'sub/doc.txt' }).then((out) => out.content!, (error: Error) => error.message);
+    seen.add(read);
+    await fileIo({ op: 'write', path: 'sub/out.txt', content: 'overwritten' }).catch(() => undefined);
+  }
+  swapper.kill('SIGKILL');
+  t.false(seen.has('secret'), 'the secret outside the workspace was never read');
+  t.is(await readFile(join(outside, 'out.txt'), 'utf8'), 'secret', 'the file outside the workspace was never written');
+  t.true(seen.has('inside'), 'reads did succeed while the folder was a folder');
 });

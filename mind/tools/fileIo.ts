@@ -9,7 +9,7 @@
  * checked against. Reads are capped at `tools.fileMaxBytes` (1 MiB).
  */
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, readdir, realpath, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { filePath, quotedText } from '../goalText.js';
@@ -21,8 +21,14 @@ const Input = z.object({
   content: z.string().optional(),
 });
 
+/** A checked path: the workspace's real location and the path's absolute form inside it. */
+export interface WorkspaceTarget {
+  root: string;
+  target: string;
+}
+
 /** Checks a workspace-relative path and returns its absolute form; throws a ToolFailure naming the problem. */
-export async function workspacePath(workspace: string, path: string): Promise<string> {
+export async function workspacePath(workspace: string, path: string): Promise<WorkspaceTarget> {
   if (isAbsolute(path) || /^[a-zA-Z]:/.test(path) || path.startsWith('\\')) throw new ToolFailure('file_io', `refused "${path}": absolute paths are not allowed; use a path inside the workspace`);
   const segments = path.split(/[\\/]+/).filter((s) => s.length > 0 && s !== '.');
   if (segments.includes('..')) throw new ToolFailure('file_io', `refused "${path}": ".." would leave the workspace`);
@@ -41,8 +47,12 @@ export async function workspacePath(workspace: string, path: string): Promise<st
     if (info.isSymbolicLink()) throw new ToolFailure('file_io', `refused "${path}": ${segment} is a symbolic link`);
   }
   const target = join(realRoot, ...segments);
-  if (target !== realRoot && !target.startsWith(realRoot + sep)) throw new ToolFailure('file_io', `refused "${path}": outside the workspace`);
-  return target;
+  if (!inside(realRoot, target)) throw new ToolFailure('file_io', `refused "${path}": outside the workspace`);
+  return { root: realRoot, target };
+}
+
+function inside(root: string, target: string): boolean {
+  return target === root || target.startsWith(root + sep);
 }
 
 export const fileIo: Tool<z.infer<typeof Input>> = {
@@ -75,7 +85,8 @@ export const fileIo: Tool<z.infer<typeof Input>> = {
 
 /** Runs one file operation; file-system errors (ENOENT, EISDIR, …) are turned into tool failures by the caller. */
 async function fileOperation({ op, path, content }: z.infer<typeof Input>, { mind, config, now, replaying }: ToolContext): Promise<ToolOutput> {
-  const target = await workspacePath(config.tools.workspace, path);
+  const checked = await workspacePath(config.tools.workspace, path);
+  const { target } = checked;
   if (op === 'list') {
     const entries = await readdir(target, { withFileTypes: true });
     const names = entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
@@ -85,7 +96,7 @@ async function fileOperation({ op, path, content }: z.infer<typeof Input>, { min
     if (content === undefined) throw new ToolFailure('file_io', 'invalid input: content: required to write');
     if (replaying) throw notRerun('file_io', `write ${path}`);
     await mkdir(join(target, '..'), { recursive: true });
-    const file = await openFile(target, path, constants.O_WRONLY | constants.O_CREAT);
+    const file = await openFile(checked, path, constants.O_WRONLY | constants.O_CREAT);
     try {
       await file.truncate(0);
       await file.writeFile(content, 'utf8');
@@ -94,7 +105,7 @@ async function fileOperation({ op, path, content }: z.infer<typeof Input>, { min
     }
     return { ok: true, summary: `wrote ${Buffer.byteLength(content)} byte(s) to ${path}`, data: { path, bytes: Buffer.byteLength(content) } };
   }
-  const file = await openFile(target, path, constants.O_RDONLY);
+  const file = await openFile(checked, path, constants.O_RDONLY);
   let bytes: Buffer;
   try {
     const { size } = await file.stat();
@@ -111,10 +122,12 @@ async function fileOperation({ op, path, content }: z.infer<typeof Input>, { min
 /**
  * Opens a checked path, refusing anything but a regular file. The checks are
  * made on what was opened, not on the path before: a symbolic link put in
- * place after {@link workspacePath} looked is not followed (O_NOFOLLOW), and
- * a FIFO or device never blocks the open (O_NONBLOCK) and is refused.
+ * place after {@link workspacePath} looked is not followed (O_NOFOLLOW), a
+ * FIFO or device never blocks the open (O_NONBLOCK) and is refused, and the
+ * opened file must be the file the path leads to now, inside the workspace
+ * (a folder on the path swapped for a link while opening is caught here).
  */
-async function openFile(target: string, path: string, flags: number): Promise<FileHandle> {
+async function openFile({ root, target }: WorkspaceTarget, path: string, flags: number): Promise<FileHandle> {
   let file: FileHandle;
   try {
     file = await open(target, flags | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0), 0o666);
@@ -123,11 +136,17 @@ async function openFile(target: string, path: string, flags: number): Promise<Fi
     if ((error as NodeJS.ErrnoException).code === 'ENXIO') throw new ToolFailure('file_io', `${path} is not a file`, { cause: error });
     throw error;
   }
-  if (!(await file.stat()).isFile()) {
+  try {
+    const opened = await file.stat();
+    if (!opened.isFile()) throw new ToolFailure('file_io', `${path} is not a file`);
+    const real = await realpath(target).catch(() => undefined);
+    const there = real !== undefined && inside(root, real) ? await stat(real).catch(() => undefined) : undefined;
+    if (there?.dev !== opened.dev || there.ino !== opened.ino) throw new ToolFailure('file_io', `refused "${path}": the path changed while the file was opened (a symbolic link on the way)`);
+    return file;
+  } catch (error) {
     await file.close();
-    throw new ToolFailure('file_io', `${path} is not a file`);
+    throw error;
   }
-  return file;
 }
 
 /** The file's first `size` bytes (fewer if it is shorter now): never more, however much it has grown. */
