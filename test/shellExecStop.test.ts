@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MindConfig } from '../mind/config.js';
+import { runProgram } from '../mind/tools/programRun.js';
 import { Mind } from '../mind/mind.js';
 import type { ToolOutput } from '../mind/tool.js';
 import { builtinTools } from '../mind/tools/index.js';
@@ -84,4 +85,18 @@ test('shell_exec: a program still running when the agent process exits is killed
   t.is(code, 0, 'the agent process saw the program start and exited');
   const pids = JSON.parse(readFileSync(pidFile, 'utf8')) as number[];
   t.deepEqual(await stillRunning(pids), [], 'the program and its child are gone');
+});
+
+test.serial('shell_exec: many programs at once share one exit listener (no MaxListenersExceededWarning), and it is gone when they end', async (t) => {
+  const warnings: string[] = [];
+  const onWarning = (warning: Error): void => void warnings.push(warning.name);
+  process.on('warning', onWarning);
+  const before = process.listenerCount('exit');
+  const runs = Array.from({ length: 15 }, () => runProgram(process.execPath, ['-e', 'setTimeout(() => {}, 300)'], { timeoutMs: 30_000, maxBytes: 100 }));
+  t.is(process.listenerCount('exit'), before + 1);
+  t.deepEqual((await Promise.all(runs)).map((run) => run.exitCode), Array.from({ length: 15 }, () => 0));
+  await new Promise((resolve) => setImmediate(resolve));
+  process.off('warning', onWarning);
+  t.deepEqual(warnings, []);
+  t.is(process.listenerCount('exit'), before);
 });

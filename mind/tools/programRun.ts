@@ -27,6 +27,10 @@ export interface ProgramResult {
   stopped?: 'timeout' | 'stdout' | 'stderr';
 }
 
+/** How to kill each program still running, for when this process exits (one listener, however many run). */
+const running = new Set<() => void>();
+const killRunning = (): void => running.forEach((kill) => kill());
+
 /** Resolves when the program has ended (or been stopped); rejects with the errno error when it cannot be started. */
 export function runProgram(command: string, args: readonly string[], { timeoutMs, maxBytes }: ProgramLimits): Promise<ProgramResult> {
   return new Promise((resolve, reject) => {
@@ -61,10 +65,12 @@ export function runProgram(command: string, args: readonly string[], { timeoutMs
     child.stdout.on('data', collect('stdout'));
     child.stderr.on('data', collect('stderr'));
     const timer = setTimeout(() => stop('timeout'), timeoutMs);
-    process.once('exit', killGroup);
+    if (running.size === 0) process.once('exit', killRunning);
+    running.add(killGroup);
     const settle = (): void => {
       clearTimeout(timer);
-      process.removeListener('exit', killGroup);
+      running.delete(killGroup);
+      if (running.size === 0) process.removeListener('exit', killRunning);
     };
     child.once('error', (error) => {
       settle();
