@@ -65,9 +65,16 @@ export class Library implements MindExtension {
     return this.documents;
   }
 
-  /** Stores a document (cut to {@link MAX_DOCUMENT_CHARS}). */
-  add(document: LibraryDocument): void {
+  /**
+   * Stores a document (cut to {@link MAX_DOCUMENT_CHARS}) and returns its id.
+   * A document with the same source and text is already there (the same file
+   * read again, unchanged): nothing is added and that one's id is returned, so
+   * re-reading does not grow the library or repeat its passages in searches.
+   */
+  add(document: LibraryDocument): string {
     const stored = { ...document, text: document.text.slice(0, MAX_DOCUMENT_CHARS) };
+    const same = this.documents.find((d) => d.source === stored.source && d.text === stored.text);
+    if (same) return same.id;
     const before = { documents: this.documents, passages: this.passages };
     this.documents = [...before.documents, stored];
     this.passages = [...before.passages, ...indexPassages(stored)];
@@ -75,6 +82,7 @@ export class Library implements MindExtension {
       this.documents = before.documents;
       this.passages = before.passages;
     });
+    return stored.id;
   }
 
   /** The `k` best passages for the query, best first; passages sharing nothing are left out. */

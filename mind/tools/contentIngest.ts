@@ -33,8 +33,7 @@ export const contentIngest: Tool<z.infer<typeof Input>> = {
     const facts = sentenceFacts(text);
     let added = 0;
     for (const f of facts) if (mind.graph.add(f.subject, f.predicate, f.object)) added++;
-    const id = mind.id('doc');
-    mind.library.add({ id, source, text, at: now() });
+    const id = mind.library.add({ id: mind.id('doc'), source, text, at: now() });
     return {
       ok: true,
       summary: `ingested ${id} (${text.length} chars): ${facts.length} fact(s), ${added} new`,
