@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { MindConfig } from '../mind/config.js';
 import { runProgram } from '../mind/tools/programRun.js';
 import { Mind } from '../mind/mind.js';
-import type { ToolOutput } from '../mind/tool.js';
+import { ToolFailure, type ToolOutput } from '../mind/tool.js';
 import { builtinTools } from '../mind/tools/index.js';
 import { runTool } from '../mind/toolRun.js';
 import type { Decision } from '../mind/toolSelection.js';
@@ -99,4 +99,11 @@ test.serial('shell_exec: many programs at once share one exit listener (no MaxLi
   process.off('warning', onWarning);
   t.deepEqual(warnings, []);
   t.is(process.listenerCount('exit'), before);
+});
+
+test('shell_exec: a NUL byte in the command or an argument is a transient tool failure naming the problem, not a critical tool bug', async (t) => {
+  for (const [command, args] of [[process.execPath, ['-e', 'a\u0000b']], ['ec\u0000ho', []]] as const) {
+    const error = await t.throwsAsync(shell(5_000, command, [...args]), { instanceOf: ToolFailure });
+    t.regex(error!.message, /^shell_exec: cannot run .*: ERR_INVALID_ARG_VALUE$/);
+  }
 });
