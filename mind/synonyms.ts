@@ -34,7 +34,8 @@ export function expandSynonyms(keywords: readonly string[]): string[] {
   for (const keyword of keywords) {
     const word = keyword.toLowerCase();
     out.add(word);
-    for (const synonym of SYNONYMS[word] ?? []) out.add(synonym);
+    // Own keys only: a word such as "constructor" must not find Object.prototype's.
+    for (const synonym of Object.hasOwn(SYNONYMS, word) ? SYNONYMS[word] : []) out.add(synonym);
   }
   return [...out];
 }

@@ -210,7 +210,7 @@ const RELATION_WORDS: Readonly<Record<string, string>> = { has: 'has', have: 'ha
 export function criteriaWords(text: string): string[] {
   const out = new Set<string>();
   for (const w of words(text)) {
-    const relation = RELATION_WORDS[w];
+    const relation = Object.hasOwn(RELATION_WORDS, w) ? RELATION_WORDS[w] : undefined;
     if (relation) out.add(relation);
     else if (!STOP_WORDS.has(w)) out.add(w);
   }
