@@ -1,10 +1,8 @@
 import test from 'ava';
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { MindConfig } from '../mind/config.js';
 import { runProgram } from '../mind/tools/programRun.js';
 import { Mind } from '../mind/mind.js';
@@ -12,6 +10,7 @@ import { ToolFailure, type ToolOutput } from '../mind/tool.js';
 import { builtinTools } from '../mind/tools/index.js';
 import { runTool } from '../mind/toolRun.js';
 import type { Decision } from '../mind/toolSelection.js';
+import { parentAndChild, stillRunning } from './helpers/processes.js';
 import { contextFor } from './mindFixtures.js';
 
 /** Runs shell_exec, enabled, the way act does. */
@@ -21,38 +20,10 @@ function shell(shellTimeoutMs: number, command: string, args: string[]): Promise
   return Promise.resolve().then(() => runTool({ goalId: goal.id, tool: 'shell_exec', input: { command, args } } as Decision, contextFor(mind, goal)));
 }
 
-/** Whether a process is running (a zombie waiting to be reaped is not). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  const stat = `/proc/${pid}/stat`;
-  return !(existsSync(stat) && /\) Z /.test(readFileSync(stat, 'utf8')));
-}
-
-/** Waits (bounded) until none of the processes runs; returns those still running. */
-async function stillRunning(pids: number[], timeoutMs = 5_000): Promise<number[]> {
-  for (let waited = 0; waited < timeoutMs && pids.some(running); waited += 50) await new Promise((r) => setTimeout(r, 50));
-  return pids.filter(running);
-}
-
-/** A node program that ignores SIGTERM, starts a child that ignores it too, writes both pids to `pidFile`, and lives 20 s. */
-function stubbornProgram(pidFile: string): string[] {
-  const child = `process.on('SIGTERM', () => {}); setTimeout(() => {}, 60000)`;
-  return ['-e', `
-    const { spawn } = require('node:child_process');
-    process.on('SIGTERM', () => {});
-    const child = spawn(process.execPath, ['-e', ${JSON.stringify(child)}], { stdio: 'ignore' });
-    require('node:fs').writeFileSync(${JSON.stringify(pidFile)}, JSON.stringify([process.pid, child.pid]));
-    setTimeout(() => {}, 20000);`];
-}
-
 test('shell_exec: at the timeout the program and the processes it started are killed, even when they ignore SIGTERM', async (t) => {
   t.timeout(60_000);
   const pidFile = join(await mkdtemp(join(tmpdir(), 'ooda-shell-')), 'pids.json');
-  const out = await shell(4_000, process.execPath, stubbornProgram(pidFile));
+  const out = await shell(4_000, process.execPath, parentAndChild(pidFile, { ignoreSigterm: true }));
   t.false(out.ok);
   t.regex(out.summary, /timed out after 4000 ms$/);
   t.like(out.data, { exitCode: null, timedOut: true });
@@ -66,25 +37,6 @@ test('shell_exec: a program that writes more than 1 MiB is stopped and reported 
   t.regex(out.summary, /stopped: more than 1048576 bytes on stdout$/);
   t.is(out.content, 'x'.repeat(4000));
   t.like(out.data, { exitCode: null, timedOut: false, cut: 'stdout' });
-});
-
-test('shell_exec: a program still running when the agent process exits is killed with it', async (t) => {
-  t.timeout(60_000);
-  const dir = await mkdtemp(join(tmpdir(), 'ooda-shell-'));
-  const pidFile = join(dir, 'pids.json');
-  const script = join(dir, 'agent.mts');
-  const programRun = pathToFileURL(join(import.meta.dirname, '../mind/tools/programRun.ts')).href;
-  await writeFile(script, `
-    import { existsSync } from 'node:fs';
-    import { runProgram } from ${JSON.stringify(programRun)};
-    void runProgram(process.execPath, ${JSON.stringify(stubbornProgram(pidFile))}, { timeoutMs: 60000, maxBytes: 1000 });
-    const wait = setInterval(() => { if (existsSync(${JSON.stringify(pidFile)})) { clearInterval(wait); process.exit(0); } }, 20);
-    setTimeout(() => process.exit(3), 30000);`);
-  const agent = spawn(process.execPath, ['--import=tsx', script], { stdio: 'inherit' });
-  const code = await new Promise((resolve) => agent.on('exit', resolve));
-  t.is(code, 0, 'the agent process saw the program start and exited');
-  const pids = JSON.parse(readFileSync(pidFile, 'utf8')) as number[];
-  t.deepEqual(await stillRunning(pids), [], 'the program and its child are gone');
 });
 
 test.serial('shell_exec: many programs at once share one exit listener (no MaxListenersExceededWarning), and it is gone when they end', async (t) => {

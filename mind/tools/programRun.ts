@@ -4,13 +4,14 @@
  * over the cap kills that group with SIGKILL — the program and everything it
  * started (a `sh -c` child, a pipeline, a background job). Node's execFile
  * only sent SIGTERM to the program itself: its children outlived the timeout,
- * and a program that ignored SIGTERM ran on, the tool waiting for it. The
- * group is killed too if this process exits while the program runs (it no
- * longer shares our group, so a Ctrl-C on the terminal does not reach it).
+ * and a program that ignored SIGTERM ran on, the tool waiting for it. Signals
+ * this process gets (Ctrl-C) are passed on to the group, and the group is
+ * killed if this process exits while it runs (runningPrograms.ts).
  * Standard input is empty, so a program that reads it ends instead of waiting.
  * This is real I/O, so it uses a Node timer.
  */
 import { spawn } from 'node:child_process';
+import { track } from './runningPrograms.js';
 
 export interface ProgramLimits {
   timeoutMs: number;
@@ -27,10 +28,6 @@ export interface ProgramResult {
   stopped?: 'timeout' | 'stdout' | 'stderr';
 }
 
-/** How to kill each program still running, for when this process exits (one listener, however many run). */
-const running = new Set<() => void>();
-const killRunning = (): void => running.forEach((kill) => kill());
-
 /** Resolves when the program has ended (or been stopped); rejects with the errno error when it cannot be started. */
 export function runProgram(command: string, args: readonly string[], { timeoutMs, maxBytes }: ProgramLimits): Promise<ProgramResult> {
   return new Promise((resolve, reject) => {
@@ -40,10 +37,10 @@ export function runProgram(command: string, args: readonly string[], { timeoutMs
     const kept = { stdout: 0, stderr: 0 };
     let stopped: ProgramResult['stopped'];
 
-    const killGroup = (): void => {
+    const signalGroup = (signal: NodeJS.Signals): void => {
       try {
-        if (ownGroup && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-        else child.kill('SIGKILL');
+        if (ownGroup && child.pid !== undefined) process.kill(-child.pid, signal);
+        else child.kill(signal);
       } catch {
         // The group is already gone.
       }
@@ -51,7 +48,7 @@ export function runProgram(command: string, args: readonly string[], { timeoutMs
     const stop = (why: NonNullable<ProgramResult['stopped']>): void => {
       if (stopped) return;
       stopped = why;
-      killGroup();
+      signalGroup('SIGKILL');
       // A process that left the group may still hold the pipes; stop reading so the run can end.
       child.stdout.destroy();
       child.stderr.destroy();
@@ -65,12 +62,10 @@ export function runProgram(command: string, args: readonly string[], { timeoutMs
     child.stdout.on('data', collect('stdout'));
     child.stderr.on('data', collect('stderr'));
     const timer = setTimeout(() => stop('timeout'), timeoutMs);
-    if (running.size === 0) process.once('exit', killRunning);
-    running.add(killGroup);
+    const untrack = track(signalGroup);
     const settle = (): void => {
       clearTimeout(timer);
-      running.delete(killGroup);
-      if (running.size === 0) process.removeListener('exit', killRunning);
+      untrack();
     };
     child.once('error', (error) => {
       settle();
