@@ -42,3 +42,17 @@ test('the policy skill rejects git clean forced with a separate -f or --force (c
   const dryRun = { goalId: goal.id, tool: 'shell_exec', input: { command: 'git', args: ['clean', '-d', '--dry-run'] } };
   t.like(policySkill.verify!(dryRun, { mind, goal, signal: { type: 'tick', depth: 0 }, action: dryRun, now: () => 0 }), { verdict: 'approve' });
 });
+
+test('the policy skill checks a long input in linear time: a goal of 30,000 repeated command words does not block the agent', (t) => {
+  const mind = new Mind();
+  const goal = mind.addGoal({ description: 'ingest a long text' });
+  for (const word of ['dd ', 'git push ', 'rm ', 'git clean ']) {
+    const action = { goalId: goal.id, tool: 'content_ingest', input: { text: word.repeat(30_000) } };
+    const started = performance.now();
+    const verdict = policySkill.verify!(action, { mind, goal, signal: { type: 'tick', depth: 0 }, action, now: () => 0 });
+    const ms = performance.now() - started;
+    t.like(verdict, { verdict: 'approve' }, word);
+    // Linear: well under 0.2 s here; quadratic, as before, it took 10 s to 50 s.
+    t.true(ms < 3_000, `"${word}" × 30000 took ${Math.round(ms)} ms`);
+  }
+});
