@@ -1,8 +1,9 @@
 /**
- * The dashboard's pages: its three static files (index.html, app.js,
- * style.css) served with a strict content-security policy; 403 for a refused
- * request, 400 for a request target that is no URL, 426 for a plain GET of
- * the WebSocket endpoint, 405 for other methods, 404 for anything else.
+ * The dashboard's pages: its static files (index.html, style.css, and the
+ * page's script: app.js and the modules it imports) served with a strict
+ * content-security policy; 403 for a refused request, 400 for a request
+ * target that is no URL, 426 for a plain GET of the WebSocket endpoint, 405
+ * for other methods, 404 for anything else.
  */
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -13,6 +14,11 @@ const PAGES: Record<string, { file: string; type: string }> = {
   '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
   '/index.html': { file: 'index.html', type: 'text/html; charset=utf-8' },
   '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
+  '/breakdown.js': { file: 'breakdown.js', type: 'text/javascript; charset=utf-8' },
+  '/connection.js': { file: 'connection.js', type: 'text/javascript; charset=utf-8' },
+  '/dom.js': { file: 'dom.js', type: 'text/javascript; charset=utf-8' },
+  '/render.js': { file: 'render.js', type: 'text/javascript; charset=utf-8' },
+  '/state.js': { file: 'state.js', type: 'text/javascript; charset=utf-8' },
   '/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
 };
 

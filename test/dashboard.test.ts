@@ -63,7 +63,7 @@ async function startAgent(t: ExecutionContext, port: number, session: string, st
 
 test('the dashboard ports the breakdown format of mind/utility.ts exactly', (t) => {
   const pattern = (source: string) => /\/(\^\\\[score=.*\\\]\$)\//.exec(source)?.[1];
-  const dashboard = pattern(readFileSync(join(root, 'dashboard', 'app.js'), 'utf8'));
+  const dashboard = pattern(readFileSync(join(root, 'dashboard', 'breakdown.js'), 'utf8'));
   t.truthy(dashboard);
   t.is(dashboard, pattern(readFileSync(join(root, 'mind', 'utility.ts'), 'utf8')));
 });

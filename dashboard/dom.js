@@ -1,0 +1,44 @@
+// The dashboard's DOM helpers: element lookup and construction, text from
+// outside isolated as its own bidirectional run, quoting for toasts, and toasts.
+
+// Longer texts are cut in toasts.
+const LABEL_CHARS = 60;
+
+export const $ = (id) => document.getElementById(id);
+export const el = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === 'class') node.className = value;
+    else if (key === 'style') node.style.cssText = value;
+    else node.setAttribute(key, String(value));
+  }
+  for (const child of children) if (child !== null && child !== undefined) node.append(child instanceof Node ? child : String(child));
+  return node;
+};
+
+/**
+ * Text from outside (a goal's description, a request's label) as its own
+ * bidirectional run: a right-to-left override in it (U+202E) would otherwise
+ * reverse the page's own text after it on the line (`· cycle 34`, `: accepted`).
+ */
+export function isolated(text) {
+  return el('bdi', {}, text);
+}
+
+/** `labels` isolated, separated by commas. */
+export function isolatedList(labels) {
+  return labels.flatMap((label, i) => (i ? [', ', isolated(label)] : [isolated(label)]));
+}
+
+/** `text` in quotes, cut to LABEL_CHARS characters for a toast. */
+export function quote(text) {
+  return JSON.stringify(text.length > LABEL_CHARS ? `${text.slice(0, LABEL_CHARS)}…` : text);
+}
+
+/** Shows `text` (a string, or strings and nodes) for 6 s. */
+export function toast(text, isError = false) {
+  const item = el('li', { class: `toast${isError ? ' error' : ''}` }, ...[text].flat());
+  $('toasts').prepend(item);
+  while ($('toasts').children.length > 4) $('toasts').lastChild.remove();
+  setTimeout(() => item.remove(), 6000);
+}
