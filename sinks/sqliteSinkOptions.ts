@@ -20,6 +20,8 @@ export interface SqliteSinkOptions {
   flushMs?: number;
   /** Queue bound: at this many pending rows the sink is saturated. Default 50 000. */
   maxQueued?: number;
+  /** Queue bound in bytes (the rows' JSON): at this much the sink is saturated too, however few rows hold it (whole-mind snapshots). Default 64 MiB. */
+  maxQueuedBytes?: number;
   /** Clock for the flush timer. Default asyncScheduler. */
   scheduler?: SchedulerLike;
   /** Called once per distinct write failure (besides the stderr line). */
@@ -30,10 +32,11 @@ export interface SqliteSinkOptions {
 
 /** Throws naming the first option of the wrong kind or out of range. */
 export function checkSqliteSinkOptions(options: SqliteSinkOptions): void {
-  const { batchSize, flushMs, maxQueued, scheduler, onError, log } = options as Record<keyof SqliteSinkOptions, unknown>;
+  const { batchSize, flushMs, maxQueued, maxQueuedBytes, scheduler, onError, log } = options as Record<keyof SqliteSinkOptions, unknown>;
   checkNumberOption('toSqlite', 'batchSize', batchSize, wholeNumber(1), 'a whole number of rows ≥ 1');
   checkNumberOption('toSqlite', 'flushMs', flushMs, numberBetween(0, MAX_TIMER_MS), `a number of ms from 0 to ${MAX_TIMER_MS}`);
   checkNumberOption('toSqlite', 'maxQueued', maxQueued, wholeNumber(1), 'a whole number of rows ≥ 1');
+  checkNumberOption('toSqlite', 'maxQueuedBytes', maxQueuedBytes, wholeNumber(1), 'a whole number of bytes ≥ 1');
   if (scheduler !== undefined && typeof (scheduler as { schedule?: unknown } | null)?.schedule !== 'function') {
     throw new TypeError(`toSqlite scheduler: expected an RxJS scheduler (with schedule and now), got ${describeValue(scheduler)}`);
   }

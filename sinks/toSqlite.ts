@@ -12,11 +12,14 @@
  * An `action` event also becomes a `provenance` row, joined with the decision
  * that chose its tool.
  *
- * Backpressure: the queue is bounded by `maxQueued` rows. When it reaches that,
+ * Backpressure: the queue is bounded by `maxQueued` rows and by
+ * `maxQueuedBytes` of their JSON (a whole-mind snapshot is one row, but
+ * megabytes: `save` commands sent faster than they were written grew memory
+ * past a gigabyte with few rows queued). When either is reached,
  * `saturated$` emits true; the agent holds its driver (no new cycles) and the
- * program pauses stdin until the queue has drained below half, when it emits
- * false. Memory is therefore bounded by `maxQueued` plus what one burst of
- * cycles or one input chunk adds, never by the run's length.
+ * program pauses stdin until the queue has drained below half of both, when
+ * it emits false. Memory is therefore bounded by the bounds plus what one
+ * burst of cycles or one input chunk adds, never by the run's length.
  *
  * A write error is never a silent drop: the rows stay queued and are retried
  * every `flushMs`; the error is written to stderr and passed to `onError` (the
@@ -26,7 +29,7 @@
  *   events:       --a-b-c----------d--|
  *   toSqlite():   -------[abc]-----[d]|    (one transaction per flush; the last on completion)
  *
- * Options: batchSize (500), flushMs (50), maxQueued (50 000), scheduler
+ * Options: batchSize (500), flushMs (50), maxQueued (50 000), maxQueuedBytes (64 MiB), scheduler
  * (asyncScheduler, for the flush timer), onError, log (stderr); a bad one throws, naming it.
  */
 import { asyncScheduler, Subject, type Observable, type Observer, type Subscription } from 'rxjs';
@@ -37,6 +40,9 @@ import type { SqliteStore } from './sqliteStore.js';
 import type { InsertRows, InsertTable, SqlStatement } from './writeBatch.js';
 import { streamFailure } from './streamFailure.js';
 import { checkSqliteSinkOptions, type SqliteSinkOptions } from './sqliteSinkOptions.js';
+
+/** The default bound of the queue's JSON, in bytes (UTF-16 units, about bytes). */
+export const DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024;
 
 export type { SqliteSinkOptions } from './sqliteSinkOptions.js';
 
@@ -68,6 +74,7 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
   const batchSize = options.batchSize ?? 500;
   const flushMs = options.flushMs ?? 50;
   const maxQueued = options.maxQueued ?? 50_000;
+  const maxQueuedBytes = options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES;
   const scheduler = options.scheduler ?? asyncScheduler;
   const log = options.log ?? ((line: string) => process.stderr.write(`ooda: ${line}\n`));
   const saturated$ = new Subject<boolean>();
@@ -75,6 +82,7 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
   const decisions = new Map<string, EventOf<'decision'>>();
   let queue = store.batch();
   let inFlight = 0;
+  let inFlightChars = 0;
   let committed = 0;
   let writing: Promise<void> | undefined;
   let timer: Subscription | undefined;
@@ -83,7 +91,8 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
   const pending = (): number => queue.size + inFlight;
   const updateSaturation = (): void => {
     const n = pending();
-    const full = saturated ? n >= maxQueued / 2 : n >= maxQueued;
+    const chars = queue.chars + inFlightChars;
+    const full = saturated ? n >= maxQueued / 2 || chars >= maxQueuedBytes / 2 : n >= maxQueued || chars >= maxQueuedBytes;
     if (full === saturated) return;
     saturated = full;
     saturated$.next(full);
@@ -105,10 +114,12 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
     const batch = queue;
     queue = store.batch();
     inFlight = batch.size;
+    inFlightChars = batch.chars;
     writing = store.write(batch).then(
       () => {
         committed += batch.size;
         inFlight = 0;
+        inFlightChars = 0;
         writing = undefined;
         if (failure) log(`store: writing works again; ${batch.size} delayed row(s) written`);
         failure = undefined;
@@ -121,6 +132,7 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
         batch.append(queue);
         queue = batch;
         inFlight = 0;
+        inFlightChars = 0;
         writing = undefined;
         if (failure?.message !== storeError.message) {
           log(`${storeError.message} (${queue.size} row(s) kept in memory; retrying every ${flushMs} ms)`);

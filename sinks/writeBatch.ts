@@ -120,6 +120,8 @@ export class WriteBatch {
   readonly statements: SqlStatement[] = [];
   /** Rows plus statements. */
   size = 0;
+  /** The rows' JSON length in UTF-16 units (about their bytes): what the queue holds in memory, a whole-mind snapshot weighing as much as it is. */
+  chars = 0;
 
   /** `rowsPerChunk`: rows per JSON array, i.e. per INSERT statement. */
   constructor(rowsPerChunk: number) {
@@ -131,6 +133,7 @@ export class WriteBatch {
   insert<T extends InsertTable>(table: T, row: InsertRows[T], json = JSON.stringify(row)): void {
     this.tables[table].add(json);
     this.size++;
+    this.chars += json.length;
     const [key, time] = TIME_COLUMN[table];
     const fields = row as unknown as Record<string, unknown>;
     if (!Number.isSafeInteger(fields[time])) this.run(`UPDATE ${table} SET ${time} = ? WHERE ${key} = ?`, [fields[time], fields[key]]);
@@ -154,5 +157,6 @@ export class WriteBatch {
     for (const table of Object.keys(this.tables) as InsertTable[]) this.tables[table].append(later.tables[table]);
     for (const statement of later.statements) this.statements.push(statement);
     this.size += later.size;
+    this.chars += later.chars;
   }
 }

@@ -105,6 +105,7 @@ export class Persistence {
       ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
       ...(options.flushMs !== undefined ? { flushMs: options.flushMs } : {}),
       ...(options.maxQueued !== undefined ? { maxQueued: options.maxQueued } : {}),
+      ...(options.maxQueuedBytes !== undefined ? { maxQueuedBytes: options.maxQueuedBytes } : {}),
       onError: (error) =>
         this.agent?.inject({ type: 'error', depth: 0, meta: { source: 'store' }, message: error.message, severity: 'transient' }),
     });

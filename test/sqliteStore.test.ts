@@ -219,6 +219,23 @@ test('the queue is bounded: saturated$ turns true at maxQueued and false once th
   await store.close();
 });
 
+test('the queue is bounded in bytes too: a few big rows (whole-mind snapshots) saturate it at maxQueuedBytes, and it is released once they are written', async (t) => {
+  const store = await SqliteStore.open(tempDb());
+  const sink = toSqlite(store, { batchSize: 1000, maxQueued: 50_000, maxQueuedBytes: 1_000_000, flushMs: 60_000 });
+  const states: boolean[] = [];
+  sink.saturated$.subscribe((s) => states.push(s));
+  const state = { goals: [], memory: 'x'.repeat(300_000) };
+  for (let id = 1; id <= 3; id++) sink.insert('snapshots', { id, session: 's', at: id, cycle: 0, signal_id: 0, reason: 'save command', state });
+  t.deepEqual(states, [], 'three rows of 300 kB: under both bounds');
+  sink.insert('snapshots', { id: 4, session: 's', at: 4, cycle: 0, signal_id: 0, reason: 'save command', state });
+  t.deepEqual(states, [true], 'the fourth passes 1 MB with 4 rows queued');
+  await sink.flushed();
+  t.deepEqual(states, [true, false]);
+  t.is((await store.get<{ n: number }>('SELECT count(*) AS n FROM snapshots'))!.n, 4);
+  t.throws(() => toSqlite(store, { maxQueuedBytes: 0 }), { message: 'toSqlite maxQueuedBytes: expected a whole number of bytes ≥ 1, got 0' });
+  await store.close();
+});
+
 test('toSqlite refuses a bad option, naming it: a bound that is not a number would never saturate, so the queue would grow without bound', async (t) => {
   const store = await SqliteStore.open(tempDb());
   t.teardown(() => store.close());
