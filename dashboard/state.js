@@ -155,10 +155,14 @@ function setMemorySize(size) {
   state.memory.pressure = size / state.memory.capacity;
 }
 
-/** One line for an alert: rejected input as `source:line: reason` (as the pretty log), else its message or reason if it has one, else its fields. */
+/**
+ * One line for an alert: rejected input as `source:line: reason` (as the
+ * pretty log), else its sentence if it has one (an error's message, a loop's
+ * details, an intervention's narrative), else its fields.
+ */
 function summarise(event) {
   if (event.kind === 'rejected') return `${event.source}${event.line ? `:${event.line}` : ''}: ${event.reason}`;
-  const text = event.message ?? event.reason ?? event.description ?? event.summary;
+  const text = event.message ?? event.reason ?? event.details ?? event.narrative ?? event.description ?? event.summary;
   if (typeof text === 'string') return event.goalId ? `${event.goalId}: ${text}` : text;
   return Object.entries(event)
     .filter(([key]) => !HEADER_KEYS.has(key))

@@ -120,6 +120,18 @@ test('in Chromium: every text on the page contrasts with its background at least
   t.deepEqual(low, []);
 });
 
+test('in Chromium: a loop alert reads as its details sentence and an intervention as its narrative, not as a dump of their fields', async (t) => {
+  const { page, events$ } = await pageOnQuietServer(t, {}, SESSION, '', twoDecisions);
+  await page.locator('.decision').nth(1).waitFor({ timeout: 10_000 });
+  const details = '4 consecutive kg_query actions on goal goal-1 (threshold 3)';
+  const narrative = 'I noticed I was repeating kg_query on goal-1; I set it aside to find another way.';
+  events$.next({ kind: 'loop', ...header(1, 2), type: 'consecutive', actionType: 'kg_query', count: 4, details, goalId: 'goal-1', intervened: true } as unknown as AgentEvent);
+  events$.next({ kind: 'intervention', ...header(2, 2), goalId: 'goal-2', loopType: 'consecutive', actionType: 'kg_query', narrative, planDropped: true } as unknown as AgentEvent);
+  await page.locator('.alert[data-kind=intervention]').waitFor({ timeout: 10_000 });
+  t.is(await page.locator('.alert[data-kind=loop]').textContent(), `#2loopgoal-1: ${details}`);
+  t.is(await page.locator('.alert[data-kind=intervention]').textContent(), `#2interventiongoal-2: ${narrative}`);
+});
+
 test('in Chromium: in a window 400 px wide the connection status, the paused badge and each decision\'s score are on screen, and nothing scrolls sideways', async (t) => {
   const snapshot = (): Snapshot => ({ ...twoDecisions(), paused: true, decisions: [{ ...twoDecisions().decisions[0]!, tool: 'similarity_search' }] });
   const { page } = await pageOnQuietServer(t, {}, SESSION, '', snapshot);
