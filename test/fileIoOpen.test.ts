@@ -25,6 +25,16 @@ async function setUp(): Promise<{ root: string; workspace: string; secret: strin
   return { root, workspace, secret, fileIo };
 }
 
+/** Reads `readPath` and writes `overwritten` to `writePath` 1,000 times; resolves with every distinct text (or error) a read gave. */
+async function readAndWrite(fileIo: (input: unknown) => Promise<ToolOutput>, readPath: string, writePath: string): Promise<Set<string>> {
+  const seen = new Set<string>();
+  for (let i = 0; i < 1000; i++) {
+    seen.add(await fileIo({ op: 'read', path: readPath }).then((out) => out.content!, (error: Error) => error.message));
+    await fileIo({ op: 'write', path: writePath, content: 'overwritten' }).catch(() => undefined);
+  }
+  return seen;
+}
+
 test('file_io: writing to a FIFO in the workspace is refused at once; it blocked with no reader', async (t) => {
   const { workspace, fileIo } = await setUp();
   const fifo = join(workspace, 'pipe');
@@ -52,12 +62,7 @@ test('file_io: a file swapped for a symbolic link to a file outside, again and a
       fs.renameSync(tmp, name);
     }`], { cwd: workspace, stdio: 'ignore' });
   t.teardown(() => swapper.kill('SIGKILL'));
-  const seen = new Set<string>();
-  for (let i = 0; i < 1000; i++) {
-    const read = await fileIo({ op: 'read', path: 'doc.txt' }).then((out) => out.content!, (error: Error) => error.message);
-    seen.add(read);
-    await fileIo({ op: 'write', path: 'out.txt', content: 'overwritten' }).catch(() => undefined);
-  }
+  const seen = await readAndWrite(fileIo, 'doc.txt', 'out.txt');
   swapper.kill('SIGKILL');
   t.false(seen.has('secret'), 'the secret outside the workspace was never read');
   t.is(await readFile(secret, 'utf8'), 'secret', 'the secret outside the workspace was never written');
@@ -84,12 +89,7 @@ test('file_io: a folder on the path swapped for a symbolic link to a folder outs
       fs.renameSync('sub.real', 'sub');
     }`], { cwd: workspace, stdio: 'ignore' });
   t.teardown(() => swapper.kill('SIGKILL'));
-  const seen = new Set<string>();
-  for (let i = 0; i < 1000; i++) {
-    const read = await fileIo({ op: 'read', path: 'sub/doc.txt' }).then((out) => out.content!, (error: Error) => error.message);
-    seen.add(read);
-    await fileIo({ op: 'write', path: 'sub/out.txt', content: 'overwritten' }).catch(() => undefined);
-  }
+  const seen = await readAndWrite(fileIo, 'sub/doc.txt', 'sub/out.txt');
   swapper.kill('SIGKILL');
   t.false(seen.has('secret'), 'the secret outside the workspace was never read');
   t.is(await readFile(join(outside, 'out.txt'), 'utf8'), 'secret', 'the file outside the workspace was never written');

@@ -9,7 +9,7 @@
  * checked against. Reads are capped at `tools.fileMaxBytes` (1 MiB).
  */
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, readdir, realpath, stat, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { filePath, quotedText } from '../goalText.js';
@@ -139,14 +139,27 @@ async function openFile({ root, target }: WorkspaceTarget, path: string, flags: 
   try {
     const opened = await file.stat();
     if (!opened.isFile()) throw new ToolFailure('file_io', `${path} is not a file`);
-    const real = await realpath(target).catch(() => undefined);
-    const there = real !== undefined && inside(root, real) ? await stat(real).catch(() => undefined) : undefined;
-    if (there?.dev !== opened.dev || there.ino !== opened.ino) throw new ToolFailure('file_io', `refused "${path}": the path changed while the file was opened (a symbolic link on the way)`);
+    if (!(await openedInside(file, root, target, opened))) throw new ToolFailure('file_io', `refused "${path}": the path changed while the file was opened (a symbolic link on the way)`);
     return file;
   } catch (error) {
     await file.close();
     throw error;
   }
+}
+
+/**
+ * Whether the opened file is inside the workspace. Where the system names an
+ * open file's own path (Linux: /proc/self/fd), that path decides. Elsewhere
+ * the path's real location now must be inside and be the opened file (same
+ * device and inode); looking the path up again leaves a window in which a
+ * folder on it, swapped back and forth, passes both lookups.
+ */
+async function openedInside(file: FileHandle, root: string, target: string, opened: { dev: number; ino: number }): Promise<boolean> {
+  const own = await readlink(`/proc/self/fd/${file.fd}`).catch(() => undefined);
+  if (own !== undefined) return isAbsolute(own) && inside(root, own);
+  const real = await realpath(target).catch(() => undefined);
+  const there = real !== undefined && inside(root, real) ? await stat(real).catch(() => undefined) : undefined;
+  return there?.dev === opened.dev && there.ino === opened.ino;
 }
 
 /** The file's first `size` bytes (fewer if it is shorter now): never more, however much it has grown. */
