@@ -23,7 +23,8 @@ export async function stillRunning(pids: number[], timeoutMs = 5_000): Promise<n
 
 /**
  * Arguments for `node` to run a program that starts a child, writes both pids
- * to `pidFile` (JSON) and lives `lifeMs`; with `ignoreSigterm`, both ignore SIGTERM.
+ * to `pidFile` (JSON, whole once it exists) and lives `lifeMs`; with
+ * `ignoreSigterm`, both ignore SIGTERM.
  */
 export function parentAndChild(pidFile: string, { ignoreSigterm = false, lifeMs = 20_000 } = {}): string[] {
   const ignore = ignoreSigterm ? `process.on('SIGTERM', () => {});` : '';
@@ -32,6 +33,8 @@ export function parentAndChild(pidFile: string, { ignoreSigterm = false, lifeMs 
     const { spawn } = require('node:child_process');
     ${ignore}
     const child = spawn(process.execPath, ['-e', ${JSON.stringify(child)}], { stdio: 'ignore' });
-    require('node:fs').writeFileSync(${JSON.stringify(pidFile)}, JSON.stringify([process.pid, child.pid]));
+    // Written aside and renamed into place: a reader that sees the file sees it whole.
+    require('node:fs').writeFileSync(${JSON.stringify(pidFile + '.tmp')}, JSON.stringify([process.pid, child.pid]));
+    require('node:fs').renameSync(${JSON.stringify(pidFile + '.tmp')}, ${JSON.stringify(pidFile)});
     setTimeout(() => {}, ${lifeMs});`];
 }
