@@ -1,6 +1,6 @@
 /**
  * Store flags shared by the commands that work on a SQLite store (`--db`,
- * `--synchronous`) and a helper that opens the store read-only for a query
+ * `--synchronous`) and a helper that opens the store (read-only unless asked) for a
  * command and always closes it.
  */
 import { SqliteStore, storeFileProblem, type StoreOptions } from '../streams/index.js';
@@ -31,9 +31,9 @@ export function storeOptions(db: string, synchronous: string | undefined): Store
   return { db, ...(mode ? { synchronous: mode } : {}) };
 }
 
-/** Opens the store read-only (a missing file is an error, never created), runs `work` on it and closes it, even when `work` fails. */
-export async function withStore<T>(db: string | undefined, work: (store: SqliteStore) => Promise<T>): Promise<T> {
-  const store = await SqliteStore.open(storeOptions(db ?? DEFAULT_DB, undefined).db, { access: 'read' });
+/** Opens the store (default read-only; a missing file is an error, never created), runs `work` on it and closes it, even when `work` fails. */
+export async function withStore<T>(db: string | undefined, work: (store: SqliteStore) => Promise<T>, access: 'read' | 'existing' = 'read'): Promise<T> {
+  const store = await SqliteStore.open(storeOptions(db ?? DEFAULT_DB, undefined).db, { access });
   try {
     return await work(store);
   } finally {

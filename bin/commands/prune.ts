@@ -4,10 +4,10 @@
  * saying so; `--vacuum` then compacts the file. It writes, so it waits for
  * another writer (a running agent) as `run` does, and fails naming the lock.
  */
-import { pruneSessions, SqliteStore, type PrunedSession } from '../../streams/index.js';
+import { pruneSessions } from '../../streams/index.js';
 import { intFlag, log, UsageError } from '../cli.js';
 import { defineCommand } from '../command.js';
-import { DEFAULT_DB, STORE_FLAGS, storeOptions } from '../store.js';
+import { DEFAULT_DB, STORE_FLAGS, withStore } from '../store.js';
 
 export const prune = defineCommand({
   summary: 'delete old sessions from the store, keeping the newest N',
@@ -27,15 +27,9 @@ disk space as the store takes).`,
   async run(values) {
     const keep = intFlag('keep', values.keep, { min: 1 });
     if (keep === undefined) throw new UsageError('--keep N is required: how many of the newest sessions to keep');
-    const db = storeOptions(values.db ?? DEFAULT_DB, undefined).db;
+    const db = values.db ?? DEFAULT_DB;
     const dryRun = values['dry-run'] === true;
-    const store = await SqliteStore.open(db, { access: dryRun ? 'read' : 'existing' });
-    let pruned: PrunedSession[];
-    try {
-      pruned = await pruneSessions(store, { keep, dryRun, vacuum: values.vacuum === true });
-    } finally {
-      await store.close();
-    }
+    const pruned = await withStore(db, (store) => pruneSessions(store, { keep, dryRun, vacuum: values.vacuum === true }), dryRun ? 'read' : 'existing');
     const verb = dryRun ? 'would delete' : 'deleted';
     for (const s of pruned) log(`${verb} session ${s.id} (${s.status}: ${s.events} events, ${s.signals} signals, ${s.snapshots} snapshots)`);
     log(`${db}: ${pruned.length === 0 ? 'no session to delete' : `${verb} ${pruned.length} session(s)`}, keeping the newest ${keep}${values.vacuum && !dryRun ? '; compacted' : ''}`);
