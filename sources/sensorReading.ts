@@ -3,11 +3,13 @@
  * reading itself when the signal contract allows it (a finite number, a
  * string, a boolean or a plain object JSON can write), else `{ error }`
  * saying what came instead, as for a read that throws. So an `undefined`,
- * NaN, an array, a promise (an `async` read) or a cyclic object is visible
+ * NaN, an array, a promise (an `async` read), a cyclic object or one nested
+ * more than 100 levels deep (mind/jsonNesting.ts) is visible
  * on the sensor's event, never a missing `value`, a `{}` or a critical error
  * on every reading.
  */
 import { describeValue } from '../mind/describeValue.js';
+import { nestingProblem } from '../mind/jsonNesting.js';
 import { isPromiseMisuse, promiseMisuseMessage } from '../mind/promiseMisuse.js';
 import { SensorSignal } from '../streams/signals.js';
 
@@ -30,5 +32,7 @@ export function sensorReading(read: () => SensorValue): SensorValue {
   } catch (error) {
     return { error: `read returned an object JSON cannot write: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` };
   }
+  const tooDeep = nestingProblem(value);
+  if (tooDeep) return { error: `read returned an object ${tooDeep}` };
   return value as SensorValue;
 }

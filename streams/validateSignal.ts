@@ -4,7 +4,8 @@
  * zod schema. Problems are named with the field and the reason, e.g.
  * `invalid goal signal: priority: Too big: expected number to be <=255`.
  * A fact must name a symbol in each part and may not use the runtime's own
- * `agent:*` predicates (see `externalFactProblem`).
+ * `agent:*` predicates (see `externalFactProblem`); a sensor's value may nest
+ * at most 100 levels deep (mind/jsonNesting.ts).
  * The envelope (`depth`, `meta`, `at`) is the runtime's to set, not the
  * sender's: a signal from outside that carries it is rejected, so perceive can
  * stamp the transport's own source and every such signal is `perceived`.
@@ -12,6 +13,7 @@
  * perceived ({@link unknownCommand}).
  */
 import { describeValue } from '../mind/describeValue.js';
+import { nestingProblem } from '../mind/jsonNesting.js';
 import { externalFactProblem } from '../mind/knowledgeGraph.js';
 import { EXTERNAL_SIGNAL_TYPES, ExternalSignal, type Signal } from './signals.js';
 
@@ -29,13 +31,23 @@ export function validateSignal(value: unknown, transport?: TransportRule): Signa
   if (problem) return { ok: false, reason: problem };
   const parsed = ExternalSignal.safeParse(value);
   if (parsed.success) {
-    const badFact = parsed.data.type === 'fact' ? externalFactProblem(parsed.data) : null;
-    return badFact ? { ok: false, reason: `invalid fact signal: ${badFact}` } : { ok: true, signal: parsed.data };
+    const content = contentProblem(parsed.data);
+    return content ? { ok: false, reason: `invalid ${parsed.data.type} signal: ${content}` } : { ok: true, signal: parsed.data };
   }
   const issue = parsed.error.issues[0]!;
   const type = (value as { type: string }).type;
   const where = issue.path.length ? issue.path.join('.') : issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : 'signal';
   return { ok: false, reason: `invalid ${type} signal: ${where}: ${issue.message}` };
+}
+
+/** What the schema cannot say of a signal that has its shape: a fact naming no symbol, a sensor value nested too deep. */
+function contentProblem(signal: ExternalSignal): string | null {
+  if (signal.type === 'fact') return externalFactProblem(signal);
+  if (signal.type === 'sensor') {
+    const problem = nestingProblem(signal.value);
+    return problem && `value: ${problem}`;
+  }
+  return null;
 }
 
 function shapeProblem(value: unknown, transport: TransportRule | undefined): string | null {
