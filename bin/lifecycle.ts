@@ -1,6 +1,7 @@
 /**
- * How a run ends (`run`, `resume`, `demo`, `consolidate`): SIGINT / SIGTERM,
- * handled from the start of the command, stop it with exit code 130 / 143 —
+ * How a run ends (`run`, `resume`, `demo`, `consolidate`): SIGINT / SIGTERM /
+ * SIGHUP, handled from the start of the command, stop it with exit code 130 /
+ * 143 / 129 —
  * before it runs, by stopping its start-up with nothing of it written; once it
  * runs, gracefully. A second signal exits at once. What an exit that cannot
  * finish leaves behind — rows never written to the store, a session not
@@ -8,7 +9,7 @@
  */
 import { StartInterrupted, StartUp, StoreError, type RunningProgram } from '../streams/index.js';
 import { log } from './cli.js';
-import { exitOnSignals, handSignalsTo } from './signalExit.js';
+import { exitOnSignals, handSignalsTo, signalExitCode } from './signalExit.js';
 
 /** What the messages need of a parsed run: its store (if any) and session. */
 export interface RunTarget {
@@ -56,8 +57,8 @@ function secondSignal(signal: NodeJS.Signals, program: Program | undefined, targ
 
 /**
  * Starts the program with `start` and runs it until `program.done` settles,
- * with SIGINT / SIGTERM handled from the first moment; each sets the exit code
- * to 130 / 143.
+ * with SIGINT / SIGTERM / SIGHUP handled from the first moment; each sets the
+ * exit code to 130 / 143 / 129.
  * - Before the program runs (the store opening, a crashed session's signals
  *   being re-applied), the first signal interrupts the {@link StartUp} given
  *   to `start`, which stops at its next step and closes the store: nothing of
@@ -81,7 +82,7 @@ export async function withSignals<P extends Program>(target: RunTarget, start: (
       log(secondSignal(signal, program, target));
       process.exit(code);
     }
-    code = signal === 'SIGINT' ? 130 : 143;
+    code = signalExitCode(signal);
     if (program) {
       log(`${signal} received: stopping (sources first, then draining and flushing; a second ${signal} exits at once without flushing)`);
       program.stop(signal);

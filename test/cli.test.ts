@@ -1,4 +1,8 @@
 import test from 'ava';
+import Database from 'better-sqlite3';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { events, finished, runCli, startCli } from './helpers/cli.js';
 
 test('ooda run: bad lines mixed in are each rejected with their line number; good lines are processed; exit 0', async (t) => {
@@ -46,6 +50,33 @@ test('ooda run: SIGTERM mid-run stops gracefully with exit 143 and every accepte
   t.true(all.some((e) => e.kind === 'decision'), 'cycles were running');
   t.like(all.at(-1), { kind: 'session', state: 'stopped', reason: 'SIGTERM' });
   t.regex(stderr, /SIGTERM received/);
+});
+
+/**
+ * SIGHUP (the terminal or ssh session closing) used to kill the run on the
+ * spot with Node's default: no line on stderr, the rows still queued never
+ * written, the session left `running`.
+ */
+test('ooda run: SIGHUP mid-run stops gracefully with exit 129; the store holds every event printed and the session is ended', async (t) => {
+  const db = join(mkdtempSync(join(tmpdir(), 'ooda-sighup-')), 'run.db');
+  const child = startCli(['run', '--db', db, '--pace', '5', '--max-cycles', '100000', '--heartbeat', '0', '--goal', 'Find qzx wvy'], { OODA_STALL_THRESHOLD: '1000000' });
+  const result = finished(child);
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  for (let i = 1; i <= 20; i++) child.stdin.write(`{"type":"fact","subject":"s${i}","predicate":"p","object":"o${i}"}\n`);
+  for (let waited = 0; !out.includes('"line":20') && waited < 10_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+  child.kill('SIGHUP');
+  const { code, signal, stdout, stderr } = await result;
+  t.is(signal, null, 'not killed by the signal');
+  t.is(code, 129, stderr);
+  t.regex(stderr, /SIGHUP received: stopping/);
+  const printed = events(stdout);
+  t.like(printed.at(-1), { kind: 'session', state: 'stopped', reason: 'SIGHUP' });
+  const file = new Database(db, { readonly: true });
+  t.teardown(() => file.close());
+  t.is((file.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n, printed.length, 'every printed event is stored');
+  t.like(file.prepare('SELECT status, reason FROM sessions').get(), { status: 'ended', reason: 'SIGHUP' });
+  t.is((file.prepare('SELECT reason FROM snapshots ORDER BY id DESC LIMIT 1').get() as { reason: string }).reason, 'exit');
 });
 
 test('ooda run | head: a closed stdout ends the run quietly', async (t) => {

@@ -100,7 +100,7 @@ test('the README lists the exit codes run --help lists', async (t) => {
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
   const bullet = readme.slice(readme.indexOf('- Exit codes:'), readme.indexOf('.', readme.indexOf('- Exit codes:')));
   t.deepEqual(codes(bullet), helpCodes);
-  t.deepEqual(helpCodes, ['0', '1', '2', '130', '143']);
+  t.deepEqual(helpCodes, ['0', '1', '2', '130', '143', '129']);
 });
 
 test('resume --help does not offer the :memory: store it refuses', async (t) => {

@@ -1,6 +1,6 @@
 /**
- * SIGINT / SIGTERM in the moment before a command handles them (while the
- * CLI's modules load, some hundreds of ms) end the process with exit 130 / 143
+ * SIGINT / SIGTERM / SIGHUP in the moment before a command handles them (while the
+ * CLI's modules load, some hundreds of ms) end the process with exit 130 / 143 / 129
  * and a line saying nothing was written; they used to kill it (no exit code,
  * nothing said).
  */
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { finished, startCli, until, type CliResult } from './helpers/cli.js';
 
-const EARLY = /^ooda: (SIGINT|SIGTERM) received before the command started: nothing was written: exiting\n$/;
+const EARLY = /^ooda: (SIGINT|SIGTERM|SIGHUP) received before the command started: nothing was written: exiting\n$/;
 
 /**
  * Sends `signal` to a fresh `ooda run` after `delay` ms, trying later delays
@@ -33,7 +33,7 @@ async function signalWhileLoading(signal: NodeJS.Signals): Promise<CliResult> {
   return result!;
 }
 
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
   test(`${signal} while the CLI loads exits ${code}, saying nothing was written`, async (t) => {
     const result = await signalWhileLoading(signal);
     t.regex(result.stderr, EARLY);

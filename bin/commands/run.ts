@@ -29,7 +29,7 @@ export interface RunDefaults {
 
 export const RUN_DEFAULTS: RunDefaults = { maxCycles: defaultConfig().maxCycles, heartbeatMs: defaultConfig().heartbeatMs, format: 'ndjson', stdin: true, db: DEFAULT_DB };
 
-export const RUN_EXIT_CODES = 'exit codes: 0 done, 1 store error or stdout not writable, 2 usage or config error, 130 SIGINT, 143 SIGTERM';
+export const RUN_EXIT_CODES = 'exit codes: 0 done, 1 store error or stdout not writable, 2 usage or config error, 130 SIGINT, 143 SIGTERM, 129 SIGHUP';
 
 /** The flags of `run`, their help saying the given defaults. */
 export function runFlags(d: RunDefaults) {
