@@ -43,8 +43,9 @@ export function fromNdjson(readable: Readable, options: NdjsonOptions = {}): Obs
     const decoder = new StringDecoder('utf8');
     const utf8 = new Utf8Lines();
     let line = 0;
-    /** The start of the current line, carried over from earlier chunks. */
+    /** The start of the current line, carried over from earlier chunks, and its length in UTF-8 bytes. */
     let partial = '';
+    let partialBytes = 0;
     let oversized = false;
 
     const tooLong = (at: number): void => {
@@ -61,10 +62,12 @@ export function fromNdjson(readable: Readable, options: NdjsonOptions = {}): Obs
       }
       if (partial.length + (end - start) > maxChars) {
         partial = '';
+        partialBytes = 0;
         return tooLong(line);
       }
       let text = partial ? partial + chunk.slice(start, end) : chunk.slice(start, end);
       partial = '';
+      partialBytes = 0;
       if (text.endsWith('\r')) text = text.slice(0, -1);
       if (line === 1 && text.charCodeAt(0) === BOM) text = text.slice(1);
       if (text.length * 3 > maxLineBytes && Buffer.byteLength(text) > maxLineBytes) return tooLong(line);
@@ -75,13 +78,18 @@ export function fromNdjson(readable: Readable, options: NdjsonOptions = {}): Obs
 
     const keepPartial = (chunk: string, start: number): void => {
       if (start >= chunk.length || oversized) return;
-      if (partial.length + (chunk.length - start) > maxChars) {
+      const rest = start === 0 ? chunk : chunk.slice(start);
+      // Counted in bytes (the +1 allows a CR): a line of three-byte characters (CJK) passes the limit a third of the way to as many characters.
+      const bytes = partialBytes + Buffer.byteLength(rest);
+      if (bytes > maxLineBytes + 1) {
         oversized = true;
         partial = '';
+        partialBytes = 0;
         // Said now, not at its end: a line that never ends would never be reported.
         return tooLong(line + 1);
       }
-      partial += chunk.slice(start);
+      partial += rest;
+      partialBytes = bytes;
     };
 
     const onText = (chunk: string): void => {

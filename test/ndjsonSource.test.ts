@@ -74,6 +74,23 @@ test('an oversized line is reported as soon as it passes the limit, not at its e
   t.deepEqual(seen.slice(2), [{ source: 'stdin', line: 3, text: '{"ok":3}' }], 'the rest of the line is dropped, and it is reported once');
 });
 
+test('an oversized line of multi-byte characters is reported as soon as its bytes pass the limit, not once its characters do', async (t) => {
+  const input = new PassThrough();
+  const seen: unknown[] = [];
+  const done = new Promise<void>((resolve) => fromNdjson(input, { maxLineBytes: 1024 }).subscribe({ next: (s) => seen.push(s), complete: resolve }));
+  input.write('{"ok":1}\n');
+  // 600 characters, 1800 bytes, and the line goes on.
+  for (let i = 0; i < 3; i++) input.write('日'.repeat(200));
+  await new Promise((resolve) => setImmediate(resolve));
+  t.deepEqual(seen, [
+    { source: 'stdin', line: 1, text: '{"ok":1}' },
+    { source: 'stdin', line: 2, problem: 'line 2 is longer than 1024 bytes' },
+  ]);
+  input.end('日\n{"ok":3}\n');
+  await done;
+  t.deepEqual(seen.slice(2), [{ source: 'stdin', line: 3, text: '{"ok":3}' }]);
+});
+
 test('maxLineBytes counts UTF-8 bytes, not characters, whether the line comes whole or in pieces', async (t) => {
   const wide = `"${'é'.repeat(600)}"`; // 602 characters, 1202 bytes
   const fits = `"${'é'.repeat(499)}"\r`; // 1000 bytes and a CR
