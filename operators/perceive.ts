@@ -36,7 +36,7 @@ export function perceiveOne(runtime: PerceiveRuntime, stimulus: Stimulus): Perce
     try {
       value = JSON.parse(stimulus.text);
     } catch (error) {
-      return reject(runtime, stimulus, `not JSON: ${(error as Error).message}`);
+      return reject(runtime, stimulus, notJson(stimulus.text, error));
     }
   }
   const validated = validateSignal(value);
@@ -48,6 +48,15 @@ export function perceiveOne(runtime: PerceiveRuntime, stimulus: Stimulus): Perce
   signal.meta = stimulus.line === undefined ? { source: stimulus.source } : { source: stimulus.source, line: stimulus.line };
   signal.at = runtime.now();
   return { ok: true, signal };
+}
+
+/** U+FEFF, the byte-order mark: invisible in V8's message (`Unexpected token '', "{"type":""...`), so named instead. */
+const BOM = 0xfeff;
+
+/** Why a line is not JSON: V8's message, or that it starts with a byte-order mark, which fromNdjson strips only at the start of the input. */
+function notJson(text: string, error: unknown): string {
+  if (text.charCodeAt(0) === BOM) return 'not JSON: the line starts with a byte-order mark (U+FEFF), which is skipped only at the very start of the input (a file saved with one, joined after another?)';
+  return `not JSON: ${(error as Error).message}`;
 }
 
 function reject(runtime: Pick<Runtime, 'now' | 'mind'>, stimulus: Stimulus, reason: string): Perception {

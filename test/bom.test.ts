@@ -1,6 +1,7 @@
 /**
  * A UTF-8 byte-order mark at the very start of input (a --kg file, stdin, a
- * config file) is skipped, not rejected as "not JSON"; elsewhere it is data.
+ * config file) is skipped, not rejected as "not JSON"; elsewhere it is data,
+ * and a line it starts is rejected naming it.
  */
 import test from 'ava';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,16 @@ test('fromNdjson strips a BOM at the start of the stream, even split across chun
     { source: 'stdin', line: 1, text: '{"a":1}' },
     { source: 'stdin', line: 2, text: '\uFEFF{"b":2}' },
   ]);
+});
+
+test('a BOM that starts a later line (files joined with cat) is rejected naming the mark, which the message of JSON.parse shows as nothing', async (t) => {
+  const { code, stdout, stderr } = await runCli(['run', '--no-db', '--heartbeat', '0', '--max-cycles', '0'], Buffer.concat([BOM, Buffer.from(`${fact('Phobos')}\n`), BOM, Buffer.from(`${fact('Deimos')}\n`)]).toString());
+  t.is(code, 0, stderr);
+  const all = events(stdout);
+  t.deepEqual(all.filter((e) => e.kind === 'rejected').map((e) => [e.line, e.reason]), [
+    [2, 'not JSON: the line starts with a byte-order mark (U+FEFF), which is skipped only at the very start of the input (a file saved with one, joined after another?)'],
+  ]);
+  t.deepEqual(all.filter((e) => e.kind === 'fact').map((e) => e.object), ['Phobos']);
 });
 
 test('ooda run: a BOM-prefixed --kg file, stdin and config file are read from their first line', async (t) => {
