@@ -1,5 +1,6 @@
 // The dashboard's DOM helpers: element lookup and construction, text from
-// outside isolated as its own bidirectional run, quoting for toasts, and toasts.
+// outside isolated as its own bidirectional run, quoting for toasts, toasts, and
+// lists kept in order without redrawing their items.
 
 // Longer texts are cut in toasts.
 const LABEL_CHARS = 60;
@@ -41,4 +42,17 @@ export function toast(text, isError = false) {
   $('toasts').prepend(item);
   while ($('toasts').children.length > 4) $('toasts').lastChild.remove();
   setTimeout(() => item.remove(), 6000);
+}
+
+/**
+ * Makes `nodes` the children of `list`, in order, leaving those already there
+ * in place: a node taken out and put back plays its entry animation again,
+ * which redrawing every card each second did (the page flickered while idle).
+ */
+export function showInOrder(list, nodes) {
+  const wanted = new Set(nodes);
+  for (const child of [...list.children]) if (!wanted.has(child)) child.remove();
+  nodes.forEach((node, i) => {
+    if (list.children[i] !== node) list.insertBefore(node, list.children[i] ?? null);
+  });
 }

@@ -1,11 +1,9 @@
 // Drawing the dashboard from its state, at most once per animation frame:
-// header counters, goal tree, decision cards, memory, cycle rate and alerts.
+// header counters, goal tree (goalTree.js), decision cards, memory, cycle rate and alerts.
 import { bars, parseBreakdown } from './breakdown.js';
-import { $, el, isolated } from './dom.js';
+import { $, el, isolated, showInOrder } from './dom.js';
+import { goalTitle, renderGoals } from './goalTree.js';
 import { RATE_SAMPLES, state } from './state.js';
-
-// The goal tree shows at most this many goals, the most important first: thousands of rows made every redraw take most of a second.
-const MAX_GOAL_ROWS = 200;
 
 let renderQueued = false;
 export function scheduleRender() {
@@ -28,55 +26,6 @@ export function render() {
   renderMemory();
   renderRate();
   renderAlerts();
-}
-
-const STATUS_ORDER = { Active: 0, Suspended: 1, Completed: 2, Failed: 3 };
-// One collator for every comparison: localeCompare with options makes one per call.
-const byGoalId = new Intl.Collator(undefined, { numeric: true }).compare;
-const byImportance = (a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || b.priority - a.priority || byGoalId(a.goalId, b.goalId);
-
-/** A goal's tooltip: its id and whole description (the page cuts it to a line), and its criteria. */
-function goalTitle(goalId, goal) {
-  const title = goal ? `${goalId}: ${goal.description}` : goalId;
-  return goal?.criteria ? `${title}\ncriteria: ${goal.criteria}` : title;
-}
-
-/** Redraws the goal tree when the goals changed: the most important MAX_GOAL_ROWS, and a line counting the rest. */
-function renderGoals() {
-  if (!state.goalsChanged) return;
-  state.goalsChanged = false;
-  const goals = [...state.goals.values()];
-  let rows = 0;
-  const children = new Map();
-  for (const goal of goals) {
-    const parent = goal.parentId && state.goals.has(goal.parentId) ? goal.parentId : '';
-    if (!children.has(parent)) children.set(parent, []);
-    children.get(parent).push(goal);
-  }
-  const branch = (parentId) => {
-    const list = el('ul');
-    for (const goal of (children.get(parentId) ?? []).sort(byImportance)) {
-      if (rows++ >= MAX_GOAL_ROWS) break;
-      const row = el('div', { class: `goal${state.freshGoals.has(goal.goalId) ? ' flash' : ''}`, 'data-status': goal.status, 'data-goal-id': goal.goalId, title: goalTitle(goal.goalId, goal) },
-        el('span', { class: 'status-dot' }),
-        el('span', { class: 'desc' }, goal.description),
-        el('span', { class: 'meta' },
-          el('span', { class: 'status' }, goal.status),
-          el('span', { class: 'prio', title: `priority ${goal.priority} of 255` }, el('span', { class: 'pbar' }, el('i', { style: `width:${(goal.priority / 255) * 100}%` })), goal.priority)));
-      const item = el('li', {}, row);
-      if (children.has(goal.goalId)) item.append(branch(goal.goalId));
-      list.append(item);
-    }
-    return list;
-  };
-  state.freshGoals.clear();
-  const tree = branch('');
-  const hidden = goals.length - Math.min(rows, MAX_GOAL_ROWS);
-  if (hidden > 0) tree.append(el('li', { class: 'more', 'data-testid': 'more-goals' }, `… and ${hidden} more, lower in status or priority`));
-  $('goal-tree').replaceChildren(...tree.childNodes);
-  $('goal-empty').hidden = goals.length > 0;
-  const active = goals.filter((g) => g.status === 'Active').length;
-  $('goal-count').textContent = goals.length ? `${active} active / ${goals.length}` : '';
 }
 
 function renderDecisions() {
@@ -104,19 +53,6 @@ function drawDecision(d) {
     parsed ? bars(parsed.parts) : el('div', { class: 'mono dim' }, d.breakdown));
   if (d.alternatives.length) d.item.append(el('div', { class: 'alternatives' }, 'also considered', ...d.alternatives.slice(0, 4).map((a) => el('span', {}, `${a.tool} ${a.score.toFixed(2)}`))));
   if (d.impasse) d.item.append(el('div', { class: 'impasse' }, `impasse: ${d.impasse}`));
-}
-
-/**
- * Makes `nodes` the children of `list`, in order, leaving those already there
- * in place: a node taken out and put back plays its entry animation again,
- * which redrawing every card each second did (the page flickered while idle).
- */
-function showInOrder(list, nodes) {
-  const wanted = new Set(nodes);
-  for (const child of [...list.children]) if (!wanted.has(child)) child.remove();
-  nodes.forEach((node, i) => {
-    if (list.children[i] !== node) list.insertBefore(node, list.children[i] ?? null);
-  });
 }
 
 function renderMemory() {

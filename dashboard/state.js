@@ -40,6 +40,7 @@ export function loadSnapshot(snapshot) {
   state.episodes = snapshot.episodes;
   state.goals = new Map(snapshot.goals.map((g) => [g.goalId, { ...g }]));
   state.goalsChanged = true;
+  state.freshGoals.clear();
   // The snapshot lists finished goals in the order they finished.
   state.finished = new Set(snapshot.goals.filter((g) => FINISHED.has(g.status)).map((g) => g.goalId));
   state.kept = { finishedGoals: snapshot.kept?.finishedGoals ?? Infinity, episodes: snapshot.kept?.episodes ?? Infinity };

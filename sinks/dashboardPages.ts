@@ -17,6 +17,7 @@ const PAGES: Record<string, { file: string; type: string }> = {
   '/breakdown.js': { file: 'breakdown.js', type: 'text/javascript; charset=utf-8' },
   '/connection.js': { file: 'connection.js', type: 'text/javascript; charset=utf-8' },
   '/dom.js': { file: 'dom.js', type: 'text/javascript; charset=utf-8' },
+  '/goalTree.js': { file: 'goalTree.js', type: 'text/javascript; charset=utf-8' },
   '/render.js': { file: 'render.js', type: 'text/javascript; charset=utf-8' },
   '/state.js': { file: 'state.js', type: 'text/javascript; charset=utf-8' },
   '/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },

@@ -1,0 +1,72 @@
+import test from 'ava';
+import type { Page } from 'playwright-core';
+import type { AgentEvent } from '../streams/events.js';
+import type { Snapshot } from '../streams/wsProtocol.js';
+import { emptySnapshot, pageOnQuietServer } from './helpers/dashboardPage.js';
+
+const SESSION = 'goal-tree';
+/** 3,000 active goals, goal-n of priority (n - 1) % 256: the tree shows the 200 of priority 255 down to 237. */
+const manyGoals = (): Snapshot => ({
+  ...emptySnapshot(SESSION),
+  goals: Array.from({ length: 3000 }, (_, i) => ({ goalId: `goal-${i + 1}`, description: `Find qzx ${i + 1}`, criteria: '', status: 'Active', priority: i % 256, childIds: [] })),
+});
+
+/**
+ * Starts recording what changes in the goal tree: each mutation as the goal
+ * whose row it touched (the goal of its target's row, or of the items a list
+ * gained or lost), `tree` for the tree itself (its last line).
+ */
+async function watchTree(page: Page): Promise<void> {
+  // A string: tsx names the test's functions with a helper the page lacks.
+  await page.evaluate(`{
+    const tree = document.querySelector('[data-testid=goal-tree]');
+    document.querySelectorAll('[data-testid=goal-tree] .goal').forEach((row) => (row.dataset.mark = 'kept'));
+    const goalOf = (node) => {
+      const element = node instanceof Element ? node : node.parentElement;
+      return (element.querySelector(':scope > .goal') ?? element.closest('.goal'))?.getAttribute('data-goal-id') ?? 'tree';
+    };
+    const touched = (window.touched = []);
+    new MutationObserver((records) => {
+      for (const record of records) {
+        if (record.type !== 'childList' || record.target !== tree) touched.push(goalOf(record.target));
+        else for (const node of [...record.addedNodes, ...record.removedNodes]) touched.push(goalOf(node));
+      }
+    }).observe(tree, { subtree: true, childList: true, attributes: true, characterData: true });
+  }`);
+}
+
+/** The goals whose rows changed since watchTree, and the rows drawn anew (without the mark). */
+async function changes(page: Page): Promise<{ touched: string[]; redrawn: number }> {
+  return page.evaluate(() => ({
+    touched: [...new Set((window as unknown as { touched: string[] }).touched)],
+    redrawn: document.querySelectorAll('[data-testid=goal-tree] .goal:not([data-mark])').length,
+  }));
+}
+
+test('in Chromium: with thousands of goals, a goal event changes only its own row and moves it to its place; the other rows stay as drawn', async (t) => {
+  const { page, events$ } = await pageOnQuietServer(t, {}, SESSION, '', manyGoals);
+  const tree = page.locator('[data-testid=goal-tree] .goal');
+  await page.locator('[data-testid=more-goals]').waitFor({ timeout: 10_000 });
+  t.is(await tree.count(), 200);
+  await watchTree(page);
+  const goalEvent = (seq: number, n: number, priority: number, description: string) =>
+    ({ kind: 'goal', seq, session: SESSION, cycle: seq, at: 0, goalId: `goal-${n}`, description, status: 'Active', priority, change: 'priority' }) as AgentEvent;
+
+  // goal-240 (priority 239, near the end of those shown) is raised to the top.
+  events$.next(goalEvent(1, 240, 255, 'Find qzx 240, urgently'));
+  const first = page.locator('[data-testid=goal-tree] .goal').first();
+  await first.locator('.desc', { hasText: 'urgently' }).waitFor({ timeout: 10_000 });
+  t.is(await first.getAttribute('data-goal-id'), 'goal-240', 'the highest priority first, then by id');
+  t.deepEqual(await changes(page), { touched: ['goal-240'], redrawn: 0 }, 'only its row changed, moved and filled in place');
+  t.deepEqual((await tree.evaluateAll((rows) => rows.slice(0, 3).map((row) => row.getAttribute('data-goal-id')))), ['goal-240', 'goal-256', 'goal-512']);
+
+  // A goal that finishes leaves the 200 shown; the next most important comes in.
+  events$.next({ ...goalEvent(2, 256, 255, 'Find qzx 256'), status: 'Completed', change: 'completed' } as AgentEvent);
+  await page.locator('#goal-count', { hasText: '2999 active / 3000' }).waitFor({ timeout: 10_000 });
+  const after = await changes(page);
+  t.is(after.redrawn, 1, 'one row drawn: the goal that came into view');
+  t.is(after.touched.length, 3, `the raised goal, the finished one and the one that came in: ${after.touched.join(', ')}`);
+  t.deepEqual(after.touched.slice(0, 2), ['goal-240', 'goal-256']);
+  t.deepEqual(await tree.evaluateAll((rows) => rows.slice(0, 2).map((row) => row.getAttribute('data-goal-id'))), ['goal-240', 'goal-512']);
+  t.is(await page.locator('[data-testid=more-goals]').textContent(), '… and 2800 more, lower in status or priority');
+});
