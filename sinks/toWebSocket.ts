@@ -8,7 +8,9 @@
  *
  * A client that connects late first receives a snapshot (`snapshot()`, when
  * given, stamped with the `seq` of the last event published so far) and then
- * the last `replay` events as one array frame. A `snapshot()` that throws
+ * the last `replay` events as one array frame, preceded by the alerts, plans,
+ * questions and reflection from before them that the dashboard shows
+ * (replayHistory.ts). A `snapshot()` that throws
  * gets the client an `error` message instead (`snapshot failed: …`).
  *
  * Slow consumers: before an event is queued for a client, its queued bytes
@@ -24,9 +26,10 @@
  * Options: maxQueuedBytes (the server's, 4 MiB by default), replay (100), maxFrameBytes (256 KiB), snapshot (none); a bad one throws, naming it.
  */
 import type { Observer } from 'rxjs';
-import type { AgentEvent, EventKind } from '../streams/events.js';
+import type { AgentEvent } from '../streams/events.js';
 import { CLOSE_SLOW_CONSUMER, slowConsumerReason, type Snapshot } from '../streams/wsProtocol.js';
 import { eventJson } from './eventJson.js';
+import { ReplayHistory, type Serialised } from './replayHistory.js';
 import type { WsClient, WsServer } from './wsServer.js';
 import { streamFailure } from './streamFailure.js';
 import { checkSinkOptions, type WebSocketSinkOptions } from './webSocketSinkOptions.js';
@@ -39,12 +42,6 @@ export interface WebSocketSink extends Observer<AgentEvent> {
   stats(): { clients: number; events: number; frames: number; dropped: number };
 }
 
-interface Serialised {
-  kind: EventKind;
-  text: string;
-  bytes: number;
-}
-
 interface Outbox {
   items: Serialised[];
   bytes: number;
@@ -53,9 +50,8 @@ interface Outbox {
 export function toWebSocket(server: WsServer, options: WebSocketSinkOptions = {}): WebSocketSink {
   checkSinkOptions(options);
   const cap = options.maxQueuedBytes ?? server.maxQueuedBytes;
-  const replay = options.replay ?? 100;
+  const history = new ReplayHistory(options.replay ?? 100);
   const maxFrameBytes = options.maxFrameBytes ?? 256 * 1024;
-  const recent: Serialised[] = [];
   const outboxes = new Map<WsClient, Outbox>();
   const dirty = new Set<WsClient>();
   let flushScheduled = false;
@@ -99,7 +95,7 @@ export function toWebSocket(server: WsServer, options: WebSocketSinkOptions = {}
 
   server.onConnection((client) => {
     if (options.snapshot) sendSnapshot(client, options.snapshot, lastSeq);
-    const missed = recent.filter((e) => client.wants(e.kind)).map((e) => e.text);
+    const missed = history.forClient((kind) => client.wants(kind));
     if (missed.length > 0) {
       client.send(`[${missed.join(',')}]`);
       frames++;
@@ -116,9 +112,8 @@ export function toWebSocket(server: WsServer, options: WebSocketSinkOptions = {}
       events++;
       lastSeq = event.seq;
       const text = eventJson(event);
-      const item: Serialised = { kind: event.kind, text, bytes: Buffer.byteLength(text) };
-      recent.push(item);
-      if (recent.length > replay) recent.shift();
+      const item: Serialised = { kind: event.kind, seq: event.seq, text, bytes: Buffer.byteLength(text) };
+      history.add(event, item);
       for (const [client, outbox] of outboxes) {
         if (!client.wants(item.kind)) continue;
         const queued = client.queuedBytes() + outbox.bytes + item.bytes;
