@@ -3,6 +3,7 @@
 // event updates only that goal's row and moves it to its place. Rebuilding the
 // whole tree on every goal event held a page with 3,000 goals near 20 fps.
 import { $, el, showInOrder } from './dom.js';
+import { planLine } from './plans.js';
 import { state } from './state.js';
 
 // The goal tree shows at most this many goals, the most important first: thousands of rows made every redraw take most of a second.
@@ -24,16 +25,18 @@ export function goalTitle(goalId, goal) {
   return goal?.criteria ? `${title}\ncriteria: ${goal.criteria}` : title;
 }
 
-/** Fills a goal's row from the goal: its status, description, tooltip and priority. */
+/** Fills a goal's row from the goal: its status, description, tooltip and priority, and its plan below. */
 function fillRow(row, goal) {
   row.dataset.status = goal.status;
   row.title = goalTitle(goal.goalId, goal);
+  const plan = planLine(goal.goalId);
   row.replaceChildren(
     el('span', { class: 'status-dot' }),
     el('span', { class: 'desc' }, goal.description),
     el('span', { class: 'meta' },
       el('span', { class: 'status' }, goal.status),
-      el('span', { class: 'prio', title: `priority ${goal.priority} of 255` }, el('span', { class: 'pbar' }, el('i', { style: `width:${(goal.priority / 255) * 100}%` })), goal.priority)));
+      el('span', { class: 'prio', title: `priority ${goal.priority} of 255` }, el('span', { class: 'pbar' }, el('i', { style: `width:${(goal.priority / 255) * 100}%` })), goal.priority)),
+    ...(plan ? [plan] : []));
 }
 
 /** The drawn row of `goal`, made on first sight, refilled (and flashed) when the goal changed since the last draw. */

@@ -1,8 +1,11 @@
 // Drawing the dashboard from its state, at most once per animation frame:
-// header counters, goal tree (goalTree.js), decision cards, memory, cycle rate and alerts.
+// header counters, goal tree (goalTree.js, with plans.js), decision cards,
+// memory, cycle rate, alerts, questions.js and reflection.js.
 import { bars, parseBreakdown } from './breakdown.js';
 import { $, el, isolated, showInOrder } from './dom.js';
 import { goalTitle, renderGoals } from './goalTree.js';
+import { renderQuestions } from './questions.js';
+import { renderReflection } from './reflection.js';
 import { RATE_SAMPLES, state } from './state.js';
 
 let renderQueued = false;
@@ -26,6 +29,8 @@ export function render() {
   renderMemory();
   renderRate();
   renderAlerts();
+  renderQuestions();
+  renderReflection();
 }
 
 function renderDecisions() {

@@ -1,13 +1,15 @@
 // The dashboard's picture of the agent: loaded from the server's snapshot as a
 // connection opens, then kept up to date by each event.
+import { alertText } from './alertText.js';
 import { toast } from './dom.js';
 
 const MAX_DECISIONS = 6;
 const MAX_ALERTS = 30;
+// As many as the server replays (sinks/replayHistory.ts).
+const MAX_QUESTIONS = 10;
 export const RATE_SAMPLES = 60;
 const ALERT_KINDS = new Set(['loop', 'intervention', 'error', 'warning', 'rejected']);
 const FINISHED = new Set(['Completed', 'Failed']);
-const HEADER_KEYS = new Set(['kind', 'seq', 'session', 'cycle', 'at']);
 
 export const state = {
   session: '',
@@ -19,6 +21,10 @@ export const state = {
   goals: new Map(),
   decisions: [],
   alerts: [],
+  // Each goal's active plan (its latest plan event, with the steps' rationales from its `created` one), the latest reflection, and the latest event of each recent question, newest first.
+  plans: new Map(),
+  reflection: null,
+  questions: [],
   memory: { size: 0, capacity: 100, pressure: 0 },
   rate: [],
   lastRateCycle: null,
@@ -50,13 +56,17 @@ export function loadSnapshot(snapshot) {
     .reverse()
     .map((d) => ({ key: `${d.cycle}:${d.goalId}`, cycle: d.cycle, goalId: d.goalId, tool: d.tool, score: d.score, breakdown: d.breakdown, alternatives: [], outcome: { status: d.status, progress: d.progress } }));
   state.alerts = [];
+  state.plans = new Map();
+  state.reflection = null;
+  state.questions = [];
   state.lastRateCycle = null;
 }
 
 /**
  * Applies one event. The snapshot already includes every event up to its
  * `seq` (the replayed ones), so those only add what it lacks: decisions'
- * alternatives and the alerts; counters and goals are not touched again.
+ * alternatives, alerts, plans, questions and reflections; counters and goals
+ * are not touched again.
  */
 export function apply(event) {
   if (typeof event.cycle === 'number' && event.cycle > state.cycle) state.cycle = event.cycle;
@@ -69,10 +79,25 @@ export function apply(event) {
     }
   }
   if (ALERT_KINDS.has(event.kind)) {
-    state.alerts.unshift({ kind: event.kind, cycle: event.cycle, text: summarise(event) });
+    state.alerts.unshift({ kind: event.kind, cycle: event.cycle, text: alertText(event) });
     state.alerts.length = Math.min(state.alerts.length, MAX_ALERTS);
   }
+  if (event.kind === 'plan') setPlan(event);
+  if (event.kind === 'reflection') state.reflection = event;
+  if (event.kind === 'question') state.questions = [event, ...state.questions.filter((q) => q.questionId !== event.questionId)].slice(0, MAX_QUESTIONS);
   if (!(event.seq <= state.snapshotSeq)) applyLive(event);
+}
+
+/** Keeps a goal's active plan, its steps' rationales (said only as it is made) carried over; a plan that ended is dropped. */
+function setPlan(event) {
+  const known = state.plans.get(event.goalId);
+  if (event.status !== 'Active') state.plans.delete(event.goalId);
+  else {
+    const rationales = known?.planId === event.planId ? known.steps : [];
+    state.plans.set(event.goalId, { ...event, steps: event.steps.map((step, i) => ({ rationale: rationales[i]?.rationale, ...step })) });
+  }
+  state.freshGoals.add(event.goalId);
+  state.goalsChanged = true;
 }
 
 /** Adds a decision, or fills in the alternatives the snapshot's copy lacks. */
@@ -154,21 +179,6 @@ function retireFinished() {
 function setMemorySize(size) {
   state.memory.size = size;
   state.memory.pressure = size / state.memory.capacity;
-}
-
-/**
- * One line for an alert: rejected input as `source:line: reason` (as the
- * pretty log), else its sentence if it has one (an error's message, a loop's
- * details, an intervention's narrative), else its fields.
- */
-function summarise(event) {
-  if (event.kind === 'rejected') return `${event.source}${event.line ? `:${event.line}` : ''}: ${event.reason}`;
-  const text = event.message ?? event.reason ?? event.details ?? event.narrative ?? event.description ?? event.summary;
-  if (typeof text === 'string') return event.goalId ? `${event.goalId}: ${text}` : text;
-  return Object.entries(event)
-    .filter(([key]) => !HEADER_KEYS.has(key))
-    .map(([key, value]) => `${key}=${typeof value === 'object' ? JSON.stringify(value) : value}`)
-    .join(' ');
 }
 
 /** Records the cycle rate since the last sample (called every second). */
