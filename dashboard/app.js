@@ -65,6 +65,15 @@ function setupControls() {
     if (criteria) signal.criteria = criteria;
     send(signal, `goal ${quote(description)}`, () => $('goal-form').reset());
   });
+  // A waiting question's form (questions.js) answers it with an input signal naming it.
+  $('questions').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const form = event.target;
+    const text = form.elements.answer.value.trim();
+    const label = `answer to ${quote(form.dataset.question)}`;
+    if (!text) return toast([isolated(label), ': enter an answer first'], true);
+    send({ type: 'input', text, replyTo: form.dataset.questionId }, label, () => form.reset());
+  });
   for (const button of document.querySelectorAll('[data-command]')) {
     button.addEventListener('click', () => send({ type: 'command', command: button.dataset.command }, button.dataset.command));
   }

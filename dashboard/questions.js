@@ -1,26 +1,44 @@
 // The questions user_interact asked, newest first: waiting (with its time
-// limit), answered (with the answer) or expired; redrawn only when one changes.
-import { $, el, isolated } from './dom.js';
+// limit and a field to answer it), answered (with the answer) or expired. A
+// question's item is redrawn only when its own event changes, so an answer
+// being typed survives other questions coming in.
+import { $, el, isolated, showInOrder } from './dom.js';
 import { state } from './state.js';
 
+// Each question's item and the event it was drawn from, by question id.
+const drawnItems = new Map();
 let drawn = null;
 
-/** What became of a question. */
+/** What became of a question; a waiting one gets a form to answer it (app.js sends it). */
 function outcome(question) {
-  if (question.status === 'answered') return el('span', { class: 'answer' }, 'answer: ', isolated(question.answer ?? ''));
-  if (question.status === 'expired') return el('span', { class: 'expired' }, `timed out after ${question.timeoutMs / 1000} s`);
-  return el('span', { class: 'waiting' }, `waiting for an answer (times out after ${question.timeoutMs / 1000} s)`);
+  if (question.status === 'answered') return [el('span', { class: 'answer' }, 'answer: ', isolated(question.answer ?? ''))];
+  if (question.status === 'expired') return [el('span', { class: 'expired' }, `timed out after ${question.timeoutMs / 1000} s`)];
+  return [
+    el('span', { class: 'waiting' }, `waiting for an answer (times out after ${question.timeoutMs / 1000} s)`),
+    el('form', { class: 'answer-form', 'data-question-id': question.questionId, 'data-question': question.text },
+      el('input', { name: 'answer', autocomplete: 'off', placeholder: 'your answer', 'aria-label': `answer to: ${question.text}` }),
+      el('button', { type: 'submit' }, 'Answer')),
+  ];
+}
+
+function itemOf(question) {
+  const known = drawnItems.get(question.questionId);
+  if (known?.event === question) return known.item;
+  const item = el('li', { class: 'question', 'data-status': question.status ?? 'asked', 'data-question-id': question.questionId },
+    el('span', { class: 'when' }, `#${question.cycle}`),
+    el('div', { class: 'text' }, isolated(question.text)),
+    ...outcome(question));
+  drawnItems.set(question.questionId, { event: question, item });
+  return item;
 }
 
 export function renderQuestions() {
   if (state.questions === drawn) return;
   drawn = state.questions;
+  const items = state.questions.map(itemOf);
+  for (const questionId of drawnItems.keys()) if (!state.questions.some((q) => q.questionId === questionId)) drawnItems.delete(questionId);
+  showInOrder($('questions'), items);
   const open = state.questions.filter((q) => (q.status ?? 'asked') === 'asked').length;
   $('question-count').textContent = open ? `${open} open` : '';
   $('question-empty').hidden = state.questions.length > 0;
-  $('questions').replaceChildren(...state.questions.map((q) =>
-    el('li', { class: 'question', 'data-status': q.status ?? 'asked', 'data-question-id': q.questionId },
-      el('span', { class: 'when' }, `#${q.cycle}`),
-      el('div', { class: 'text' }, isolated(q.text)),
-      outcome(q))));
 }

@@ -1,0 +1,39 @@
+import test from 'ava';
+import { toWebSocket } from '../sinks/toWebSocket.js';
+import { WsServer } from '../sinks/wsServer.js';
+import { fromWebSocket } from '../sources/wsInput.js';
+import { createAgent } from '../streams/createAgent.js';
+import type { AgentEvent } from '../streams/events.js';
+import { agentSnapshot } from '../streams/snapshot.js';
+import { launch, TOKEN } from './helpers/dashboardPage.js';
+
+test('in Chromium: a question the agent asks can be answered from the page; it then shows as answered and its goal completes', async (t) => {
+  const server = await WsServer.listen({ port: 0, token: TOKEN });
+  t.teardown(() => server.close());
+  const agent = createAgent({ session: 'dash-questions', config: { heartbeatMs: 0 } });
+  t.teardown(() => void agent.stop());
+  const events$ = agent.run({ inputs: [fromWebSocket(server, { commands: agent.runtime.commands })], keepAlive: true });
+  const inputs: AgentEvent[] = [];
+  events$.subscribe((event) => event.kind === 'input' && inputs.push(event));
+  events$.subscribe(toWebSocket(server, { snapshot: () => agentSnapshot(agent.mind, agent.session) }));
+  events$.connect();
+  const page = await (await launch(t)).newPage();
+  await page.goto(`${server.url}#token=${TOKEN}`);
+  await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
+
+  await page.fill('#goal-description', 'Ask the user a question about their favourite colour');
+  await page.fill('#goal-criteria', 'favourite colour');
+  await page.click('#goal-form button[type=submit]');
+  const question = page.locator('#questions .question').first();
+  await question.locator('.answer-form').waitFor({ timeout: 10_000 });
+  t.is(await page.locator('#question-count').textContent(), '1 open');
+  const questionId = await question.getAttribute('data-question-id');
+
+  await question.getByLabel(/^answer to: /).fill('My favourite colour is a deep blue.');
+  await question.getByRole('button', { name: 'Answer' }).click();
+  await page.locator('#questions .question[data-status=answered]').waitFor({ timeout: 10_000 });
+  t.is(await page.locator('#questions .question .answer').textContent(), 'answer: My favourite colour is a deep blue.');
+  t.like(inputs[0], { text: 'My favourite colour is a deep blue.', replyTo: questionId! });
+  t.is(await page.locator('#question-count').textContent(), '');
+  await page.locator('[data-testid=goal-tree] .goal[data-status=Completed]', { hasText: 'favourite colour' }).waitFor({ timeout: 10_000 });
+});
