@@ -144,3 +144,17 @@ test('in Chromium: in a window 400 px wide the connection status, the paused bad
   });
   t.deepEqual(layout, { scrollsSideways: false, conn: true, paused: true, score: true });
 });
+
+test('in Chromium: a tool name too long for the card (snake_case, no spaces) wraps inside it, in the card\'s header and among the alternatives; nothing scrolls sideways', async (t) => {
+  const tool = 'retrieve_customer_account_information_from_crm';
+  const { page, events$ } = await pageOnQuietServer(t, {}, SESSION, '', twoDecisions);
+  await page.setViewportSize({ width: 400, height: 800 });
+  await page.locator('.decision').first().waitFor({ timeout: 10_000 });
+  events$.next({ kind: 'decision', ...header(1, 3), goalId: 'goal-1', tool, score: 0.5, breakdown: BREAKDOWN, input: {}, alternatives: [{ tool: `${tool}_v2`, score: 0.4 }], reason: '' } as AgentEvent);
+  await page.locator('.decision[data-tool=retrieve_customer_account_information_from_crm]').waitFor({ timeout: 10_000 });
+  const layout = await page.evaluate(() => {
+    const [card, tool, alternative] = ['.decision', '.decision .tool', '.decision .alternatives span'].map((selector) => document.querySelector(selector)!.getBoundingClientRect());
+    return { scrollsSideways: document.documentElement.scrollWidth > innerWidth, tool: tool!.right <= card!.right, alternative: alternative!.right <= card!.right };
+  });
+  t.deepEqual(layout, { scrollsSideways: false, tool: true, alternative: true });
+});
