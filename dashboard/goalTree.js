@@ -88,9 +88,11 @@ export function renderGoals() {
       if (rows++ >= MAX_GOAL_ROWS) break;
       const entry = rowOf(goal);
       const below = children.has(goal.goalId) ? branch(goal.goalId) : [];
-      reorder(entry.branch, below);
       if (below.length === 0) entry.branch.remove();
-      else if (entry.branch.parentNode !== entry.item) entry.item.append(entry.branch);
+      else {
+        reorder(entry.branch, below);
+        if (entry.branch.parentNode !== entry.item) entry.item.append(entry.branch);
+      }
       items.push(entry.item);
     }
     return items;

@@ -70,3 +70,27 @@ test('in Chromium: with thousands of goals, a goal event changes only its own ro
   t.deepEqual(await tree.evaluateAll((rows) => rows.slice(0, 2).map((row) => row.getAttribute('data-goal-id'))), ['goal-240', 'goal-512']);
   t.is(await page.locator('[data-testid=more-goals]').textContent(), '… and 2800 more, lower in status or priority');
 });
+
+test('in Chromium: sub-goals stay under their goal, most important first, as goal events change and add them', async (t) => {
+  const goal = (n: number, priority: number, parentId?: string) => ({ goalId: `goal-${n}`, description: `Goal ${n}`, criteria: '', status: 'Active' as const, priority, childIds: [], ...(parentId ? { parentId } : {}) });
+  const snapshot = (): Snapshot => ({ ...emptySnapshot(SESSION), goals: [goal(1, 128), goal(2, 100, 'goal-1'), goal(3, 200, 'goal-1'), goal(5, 50)] });
+  const { page, events$ } = await pageOnQuietServer(t, {}, SESSION, '', snapshot);
+  /** The tree as `goal-n[children]` in the order drawn. */
+  const tree = () => page.evaluate(`{
+    const walk = (list) => [...list.children].filter((item) => item.querySelector(':scope > .goal')).map((item) => {
+      const below = item.querySelector(':scope > ul');
+      return item.querySelector(':scope > .goal').dataset.goalId + (below ? '[' + walk(below).join(' ') + ']' : '');
+    });
+    walk(document.querySelector('[data-testid=goal-tree]')).join(' ');
+  }`);
+  await page.locator('.goal[data-goal-id=goal-3]').waitFor({ timeout: 10_000 });
+  t.is(await tree(), 'goal-1[goal-3 goal-2] goal-5');
+  const event = (seq: number, n: number, priority: number, parentId?: string) =>
+    ({ kind: 'goal', seq, session: SESSION, cycle: seq, at: 0, goalId: `goal-${n}`, description: `Goal ${n}`, status: 'Active', priority, change: 'priority', ...(parentId ? { parentId } : {}) }) as AgentEvent;
+  events$.next(event(1, 2, 250, 'goal-1'));
+  events$.next(event(2, 4, 10, 'goal-3'));
+  events$.next(event(3, 5, 255));
+  await page.locator('.goal[data-goal-id=goal-4]').waitFor({ timeout: 10_000 });
+  await page.waitForFunction(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true)))));
+  t.is(await tree(), 'goal-5 goal-1[goal-2 goal-3[goal-4]]');
+});
