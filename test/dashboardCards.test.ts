@@ -112,11 +112,20 @@ test('in Chromium: every text on the page contrasts with its background at least
   const alerts = ['loop', 'intervention', 'error', 'warning', 'rejected'];
   alerts.forEach((kind, i) => events$.next({ kind, ...header(i + 1, 2), message: 'something', source: 'stdin', reason: 'bad' } as unknown as AgentEvent));
   events$.next({ kind: 'command', ...header(alerts.length + 1, 2), command: 'status', result: 'cycle 2' } as AgentEvent);
+  // A plan of every step status, a question of each status, a reflection.
+  const steps = ['Completed', 'Failed', 'Skipped', 'Active', 'Pending'].map((status, index) => ({ index, tool: 'kg_query', status }));
+  events$.next({ kind: 'plan', ...header(alerts.length + 2, 2), goalId: 'goal-1', planId: 'plan-1', attempt: 1, strategy: 'Knowledge', order: 'reason-first', status: 'Active', change: 'step', steps, departures: 1, reason: 'step' } as AgentEvent);
+  (['asked', 'answered', 'expired'] as const).forEach((status, i) =>
+    events$.next({ kind: 'question', ...header(alerts.length + 3 + i, 2), questionId: `question-${i}`, goalId: 'goal-1', text: 'Which moon?', timeoutMs: 1000, status, answer: 'Phobos' } as AgentEvent));
+  events$.next({ kind: 'reflection', ...header(alerts.length + 6, 2), number: 1, trigger: 'command', cycles: 2, pressure: 0.5, tools: [{ tool: 'kg_query', runs: 2, ok: 1, rate: 0.5 }], adjustments: [{ kind: 'demote', goalId: 'goal-1', from: 128, to: 118, reason: 'no progress' }] } as AgentEvent);
+  await page.locator('.question .answer-form').waitFor({ timeout: 10_000 });
   await page.click('[data-command=pause]');
   await page.locator('.toast.error').waitFor({ timeout: 10_000 });
   await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState === 'finished'), undefined, { timeout: 10_000 });
   const low: string[] = await page.evaluate(readFileSync(join(packageRoot(), 'test', 'helpers', 'lowContrastTexts.js'), 'utf8'));
   t.true(await page.locator('.bars .value.zero').count() > 0, 'zero parts are drawn');
+  t.is(await page.locator('[data-testid=plan] .step').count(), 5, 'the plan is drawn');
+  t.is(await page.locator('#reflection li').count(), 1, 'the reflection is drawn');
   t.deepEqual(low, []);
 });
 
