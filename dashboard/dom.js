@@ -31,9 +31,14 @@ export function isolatedList(labels) {
   return labels.flatMap((label, i) => (i ? [', ', isolated(label)] : [isolated(label)]));
 }
 
+/** `text` cut to `chars` characters, marked with … where it was cut. */
+export function shortened(text, chars = LABEL_CHARS) {
+  return text.length > chars ? `${text.slice(0, chars)}…` : text;
+}
+
 /** `text` in quotes, cut to LABEL_CHARS characters for a toast. */
 export function quote(text) {
-  return JSON.stringify(text.length > LABEL_CHARS ? `${text.slice(0, LABEL_CHARS)}…` : text);
+  return JSON.stringify(shortened(text));
 }
 
 /** Shows `text` (a string, or strings and nodes) for 6 s. */

@@ -26,7 +26,7 @@ function itemOf(question) {
   if (known?.event === question) return known.item;
   const item = el('li', { class: 'question', 'data-status': question.status ?? 'asked', 'data-question-id': question.questionId },
     el('span', { class: 'when' }, `#${question.cycle}`),
-    el('div', { class: 'text' }, isolated(question.text)),
+    el('div', { class: 'text', title: question.text }, isolated(question.text)),
     ...outcome(question));
   drawnItems.set(question.questionId, { event: question, item });
   return item;

@@ -1,14 +1,15 @@
 // The latest reflection (seed 002): what it changed, how each tool did in its
 // window, and working memory's pressure; redrawn only when a new one comes.
-import { $, el, isolated } from './dom.js';
+import { $, el, isolated, shortened } from './dom.js';
+import { goalTitle } from './goalTree.js';
 import { state } from './state.js';
 
 let drawn = null;
 
-/** A goal as its description where the page knows it (the id in its tooltip), else its id. */
+/** A goal as its description where the page knows it, cut to 80 characters (whole in its tooltip, with its id), else its id. */
 function goalName(goalId) {
   const goal = state.goals.get(goalId);
-  return goal ? el('span', { title: goalId }, isolated(goal.description)) : goalId;
+  return goal ? el('span', { title: goalTitle(goalId, goal) }, isolated(shortened(goal.description, 80))) : goalId;
 }
 
 /** One line per adjustment, as a sentence. */

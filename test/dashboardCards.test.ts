@@ -167,3 +167,26 @@ test('in Chromium: a tool name too long for the card (snake_case, no spaces) wra
   });
   t.deepEqual(layout, { scrollsSideways: false, tool: true, alternative: true });
 });
+
+test('in Chromium: a very long goal description keeps the questions and reflection panels short: a question shows three lines with its answer field in view, a reflection names the goal in 80 characters; both whole in their tooltips', async (t) => {
+  const description = `Find ${'the moons of every planet of the solar system '.repeat(400)}`;
+  const snapshot = (): Snapshot => ({ ...twoDecisions(), goals: [{ ...twoDecisions().goals[0]!, description }] });
+  const { page, events$ } = await pageOnQuietServer(t, {}, SESSION, '', snapshot);
+  await page.locator('.decision').first().waitFor({ timeout: 10_000 });
+  events$.next({ kind: 'question', ...header(1, 2), questionId: 'question-1', goalId: 'goal-1', text: `${description}?`, timeoutMs: 1000, status: 'asked' } as AgentEvent);
+  events$.next({ kind: 'reflection', ...header(2, 2), number: 1, trigger: 'command', cycles: 2, pressure: 0.5, tools: [], adjustments: [{ kind: 'boost', goalId: 'goal-1', from: 128, to: 138, reason: 'added knowledge' }] } as AgentEvent);
+  await page.locator('#reflection li').waitFor({ timeout: 10_000 });
+  await page.locator('.question .answer-form').waitFor({ timeout: 10_000 });
+  const layout = await page.evaluate(() => {
+    const [panel, question, form, reflection] = ['#questions', '.question', '.answer-form', '#reflection'].map((selector) => document.querySelector(selector)!.getBoundingClientRect());
+    return {
+      questionUnder200px: question!.height < 200,
+      formInPanel: form!.bottom <= panel!.bottom,
+      reflectionUnder200px: reflection!.height < 200,
+      questionTooltip: document.querySelector('.question .text')!.getAttribute('title')!.length,
+      reflectionTooltip: document.querySelector('#reflection li span')!.getAttribute('title')!.length,
+    };
+  });
+  t.deepEqual(layout, { questionUnder200px: true, formInPanel: true, reflectionUnder200px: true, questionTooltip: description.length + 1, reflectionTooltip: 'goal-1: '.length + description.length });
+  t.is(await page.locator('#reflection li span').first().textContent(), `${description.slice(0, 80)}…`);
+});
