@@ -2,11 +2,12 @@
 // the server's snapshot, applies events as they arrive and redraws at most
 // once per animation frame. Reconnects with back-off when the agent restarts.
 // No framework, no build step: ES modules, one concept each (connection.js,
-// state.js, alertText.js, render.js, goalTree.js, plans.js, questions.js,
-// reflection.js, breakdown.js, dom.js); this one wires the controls.
+// state.js, alertText.js, render.js, goalTree.js, goalKeys.js, plans.js,
+// questions.js, reflection.js, breakdown.js, dom.js); this one wires the controls.
 import { PARTS } from './breakdown.js';
 import { checkStale, connect, send } from './connection.js';
 import { $, el, isolated, quote, toast } from './dom.js';
+import { setupGoalKeys } from './goalKeys.js';
 import { render, scheduleRender } from './render.js';
 import { sampleRate } from './state.js';
 
@@ -82,6 +83,7 @@ function setupControls() {
 }
 
 setupControls();
+setupGoalKeys();
 connect();
 setInterval(() => {
   sampleRate();

@@ -43,7 +43,8 @@ function fillRow(row, goal) {
 function rowOf(goal) {
   let entry = drawn.get(goal);
   if (!entry) {
-    const row = el('div', { class: 'goal', 'data-goal-id': goal.goalId });
+    // Focusable by the arrow keys (goalKeys.js), not each by Tab.
+    const row = el('div', { class: 'goal', 'data-goal-id': goal.goalId, tabindex: '-1' });
     entry = { item: el('li', {}, row), row, branch: el('ul'), filled: false };
     drawn.set(goal, entry);
   }
@@ -97,11 +98,14 @@ export function renderGoals() {
     }
     return items;
   };
+  // A changed goal's row is moved by taking it out: the keyboard's focus on it is given back.
+  const focused = $('goal-tree').contains(document.activeElement) ? document.activeElement : null;
   const top = branch('');
   const hidden = goals.length - Math.min(rows, MAX_GOAL_ROWS);
   const more = `… and ${hidden} more, lower in status or priority`;
   if (moreLine.textContent !== more) moreLine.textContent = more;
   reorder($('goal-tree'), hidden > 0 ? [...top, moreLine] : top);
+  if (focused?.isConnected && document.activeElement !== focused) focused.focus({ preventScroll: true });
   state.freshGoals.clear();
   $('goal-empty').hidden = goals.length > 0;
   const active = goals.filter((g) => g.status === 'Active').length;

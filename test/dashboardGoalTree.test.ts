@@ -94,3 +94,33 @@ test('in Chromium: sub-goals stay under their goal, most important first, as goa
   await page.waitForFunction(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true)))));
   t.is(await tree(), 'goal-5 goal-1[goal-2 goal-3[goal-4]]');
 });
+
+test('in Chromium: by keyboard alone, Tab reaches the goal tree, the arrow keys move between goals, and the goal moved to shows its description whole, staying chosen as it moves', async (t) => {
+  const long = `Find ${'the moons of every planet of the solar system '.repeat(6)}`;
+  const goal = (n: number, priority: number, description: string) => ({ goalId: `goal-${n}`, description, criteria: '', status: 'Active' as const, priority, childIds: [] });
+  const snapshot = (): Snapshot => ({ ...emptySnapshot(SESSION), goals: [goal(1, 200, 'Find moons of Mars'), goal(2, 150, long), goal(3, 100, 'Find rings of Saturn')] });
+  const { page, events$ } = await pageOnQuietServer(t, {}, SESSION, '', snapshot);
+  await page.locator('.goal[data-goal-id=goal-3]').waitFor({ timeout: 10_000 });
+  const focused = () => page.evaluate(() => (document.activeElement as HTMLElement).dataset.goalId ?? document.activeElement!.id);
+  let on = '';
+  for (let presses = 0; presses < 10 && on !== 'goal-tree'; presses++) {
+    await page.keyboard.press('Tab');
+    on = await focused();
+  }
+  t.is(on, 'goal-tree', 'Tab reaches the tree');
+  await page.keyboard.press('ArrowDown');
+  t.is(await focused(), 'goal-1');
+  await page.keyboard.press('End');
+  t.is(await focused(), 'goal-3');
+  await page.keyboard.press('ArrowUp');
+  t.is(await focused(), 'goal-2');
+  const desc = page.locator('.goal[data-goal-id=goal-2] .desc');
+  t.true(await desc.evaluate((node) => node.scrollWidth <= node.clientWidth && node.getBoundingClientRect().height > 30), 'the chosen goal\'s description is whole, on several lines');
+  t.true(await page.locator('.goal[data-goal-id=goal-1] .desc').evaluate((node) => node.getBoundingClientRect().height < 30), 'the others keep to one line');
+
+  events$.next({ kind: 'goal', seq: 1, session: SESSION, cycle: 1, at: 0, goalId: 'goal-2', description: long, status: 'Active', priority: 250, change: 'priority' } as AgentEvent);
+  await page.locator('.goal').first().locator('xpath=self::*[@data-goal-id="goal-2"]').waitFor({ timeout: 10_000 });
+  t.is(await focused(), 'goal-2', 'still chosen after moving to the top');
+  await page.keyboard.press('ArrowDown');
+  t.is(await focused(), 'goal-1');
+});

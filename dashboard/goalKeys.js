@@ -1,0 +1,23 @@
+// The goal tree by keyboard: Tab reaches the tree, the arrow keys (and Home,
+// End) move between its goals, and the goal moved to shows its description
+// whole (style.css), which a mouse reads in the row's tooltip.
+import { $ } from './dom.js';
+
+const MOVES = {
+  ArrowDown: (i) => i + 1,
+  ArrowUp: (i) => i - 1,
+  Home: () => 0,
+  End: (_, last) => last,
+};
+
+export function setupGoalKeys() {
+  $('goal-tree').addEventListener('keydown', (event) => {
+    const move = MOVES[event.key];
+    if (!move) return;
+    const rows = [...$('goal-tree').querySelectorAll('.goal')];
+    if (rows.length === 0) return;
+    event.preventDefault();
+    const next = move(rows.indexOf(document.activeElement), rows.length - 1);
+    rows[Math.max(0, Math.min(rows.length - 1, next))].focus();
+  });
+}
