@@ -48,8 +48,8 @@ export interface ToolOutput {
   followUp?: string;
 }
 
-/** What a tool sees when it runs or proposes an input. */
-export interface ToolContext {
+/** What a tool sees when it proposes an input (synchronously: no I/O there) and, with its run's signals, when it runs. */
+export interface ProposalContext {
   readonly mind: Mind;
   readonly goal: Goal;
   readonly config: MindConfig;
@@ -62,6 +62,26 @@ export interface ToolContext {
    * do it again, and fails instead (see {@link notRerun}).
    */
   readonly replaying?: boolean;
+}
+
+/** What a tool sees when it runs: the proposal context and the run's signals (operators/toolRunScope.ts). */
+export interface ToolContext extends ProposalContext {
+  /**
+   * Aborted when act stops waiting for this run: `toolTimeoutMs` passed, or
+   * the run abandoned the pass (it stopped). A tool doing real I/O passes it
+   * on (or a {@link ToolContext.timeout} signal, which aborts with it) so the
+   * work stops too. Its reason is the ToolFailure act reported.
+   */
+  readonly signal: AbortSignal;
+  /**
+   * A signal aborted after `ms` of the runtime's scheduler time (reason: a
+   * `TimeoutError` DOMException, like a Node timeout signal), or with
+   * {@link ToolContext.signal}'s reason when that aborts first. Use it, not a
+   * Node timer, for a tool's own time limit: it follows the injected clock
+   * (real time by default; on virtual time it fires when virtual time reaches
+   * it), and its timer is released when the run ends.
+   */
+  timeout(ms: number): AbortSignal;
 }
 
 /** What scoring sees: the mind and the goal being decided for. */
@@ -97,7 +117,7 @@ export interface Tool<I = any> {
   /** Earns seed 001's pressure bonus when memory is nearly full. */
   readonly consolidates?: boolean;
   /** The input this tool would run with for the goal in context. */
-  propose(ctx: ToolContext): unknown;
+  propose(ctx: ProposalContext): unknown;
   /** The output, or a Promise (any thenable) of it: awaited, and timed out after `toolTimeoutMs`. */
   execute(input: I, ctx: ToolContext): ToolOutput | PromiseLike<ToolOutput>;
 }

@@ -8,9 +8,9 @@
  */
 import { jsonProblem } from './jsonProblem.js';
 import { isPromiseMisuse, promiseMisuseMessage } from './promiseMisuse.js';
-import { ToolFailure, type Tool, type ToolContext } from './tool.js';
+import { ToolFailure, type ProposalContext, type Tool } from './tool.js';
 
-export function proposeInput(tool: Tool, context: ToolContext): unknown {
+export function proposeInput(tool: Tool, context: ProposalContext): unknown {
   let input: unknown;
   try {
     input = tool.propose(context);

@@ -13,7 +13,7 @@ import { describeValue } from './describeValue.js';
 import type { Mind, ScoreAdjusters } from './mind.js';
 import type { Orientation } from './observation.js';
 import { semanticSimilarity } from './semanticProfile.js';
-import { ToolFailure, type ScoringContext, type Tool, type ToolContext } from './tool.js';
+import { ToolFailure, type ProposalContext, type ScoringContext, type Tool } from './tool.js';
 import { proposeInput } from './toolProposal.js';
 import { EPISODIC_BONUS, formatBreakdown, NOVELTY_BONUS, PRESSURE_BONUS, quantisedParts, totalScore, type ScoreParts } from './utility.js';
 
@@ -131,7 +131,7 @@ function badBase(tool: Tool, ctx: ScoringContext, problem: string): null {
  * Chooses the best tool, records the choice in the decision log and starts a
  * new cycle. Returns null when no tool is available.
  */
-export function decideTool(mind: Mind, orientation: Orientation, toolContext: ToolContext): Decision | null {
+export function decideTool(mind: Mind, orientation: Orientation, toolContext: ProposalContext): Decision | null {
   const candidates = scoreTools(mind, orientation);
   const best = candidates[0];
   if (!best) return null;

@@ -9,6 +9,8 @@
  * 30 000; 0: no limit) on the runtime's scheduler fails the same way
  * (`timed out after N ms`); its late result is discarded. When the run
  * abandons the pass (`runtime.abandon$`), the wait ends without settling.
+ * Either way the tool's `ctx.signal` aborts, so its I/O stops too; its
+ * `ctx.timeout` timers run on the runtime's scheduler (toolRunScope.ts).
  *
  *   cycles:  --c--|
  *   act():   --c--|        (sync tools)
@@ -23,6 +25,7 @@ import { record, type Cycle } from '../streams/cycle.js';
 import type { Runtime } from '../streams/runtime.js';
 import { recordGoalChanges } from './changeEvents.js';
 import { toolContext } from './toolContext.js';
+import { toolRunScope, type ToolRunScope } from './toolRunScope.js';
 import { stage } from './stage.js';
 
 export function act(runtime: Runtime): OperatorFunction<Cycle, Cycle> {
@@ -35,20 +38,23 @@ export function actStage(runtime: Runtime, cycle: Cycle): Cycle | Promise<Cycle>
   // Acted already (act twice in a custom cycle): a tool runs once per pass.
   if (!decision || !cycle.goal || cycle.outcome) return cycle;
   if (cycle.veto !== undefined) return finish(runtime, cycle, decision, { kind: 'vetoed', reason: cycle.veto });
+  const scope = toolRunScope(runtime.scheduler);
   let output: ToolOutput | Promise<ToolOutput>;
   try {
-    output = runTool(decision, toolContext(runtime, cycle.goal));
+    output = runTool(decision, toolContext(runtime, cycle.goal, scope));
   } catch (error) {
+    scope.end();
     throw failed(runtime, cycle, decision, error);
   }
   if (output instanceof Promise) {
-    return settled(runtime, cycle, decision.tool, output).then(
+    return settled(runtime, cycle, decision.tool, output, scope).then(
       (settled) => finish(runtime, cycle, decision, { kind: 'ok', output: settled }),
       (error: unknown) => {
         throw failed(runtime, cycle, decision, error);
       },
     );
   }
+  scope.end();
   return finish(runtime, cycle, decision, { kind: 'ok', output });
 }
 
@@ -56,16 +62,24 @@ export function actStage(runtime: Runtime, cycle: Cycle): Cycle | Promise<Cycle>
  * The tool's promise, failing with a ToolFailure once `toolTimeoutMs` passes
  * on the scheduler first; never settling once the run abandons the pass.
  * Meanwhile `runtime.waitingOn` names the tool and holds the pass's events
- * so far, for the abandoned pass.
+ * so far, for the abandoned pass. A run given up on (timed out, abandoned)
+ * has its scope aborted, so the tool's I/O stops; either way the scope ends.
  */
-function settled(runtime: Runtime, cycle: Cycle, tool: string, output: Promise<ToolOutput>): Promise<ToolOutput> {
+function settled(runtime: Runtime, cycle: Cycle, tool: string, output: Promise<ToolOutput>, scope: ToolRunScope): Promise<ToolOutput> {
   const ms = runtime.config.toolTimeoutMs;
   const tooLate = () => throwError(() => new ToolFailure(tool, `timed out after ${ms} ms`));
   const waited$ = ms === 0 ? from(output) : from(output).pipe(timeout({ first: ms, scheduler: runtime.scheduler, with: tooLate }));
   runtime.waitingOn = { tool, goalId: cycle.goal!.id, events: cycle.events };
   const done = () => (runtime.waitingOn = undefined);
+  let answered = false;
+  const givenUp = (reason: unknown) => (scope.abort(reason), scope.end());
   return new Promise((resolve, reject) =>
-    waited$.pipe(takeUntil(runtime.abandon$)).subscribe({ next: (value) => (done(), resolve(value)), error: (error: unknown) => (done(), reject(error)) }),
+    waited$.pipe(takeUntil(runtime.abandon$)).subscribe({
+      next: (value) => ((answered = true), done(), scope.end(), resolve(value)),
+      error: (error: unknown) => (done(), givenUp(error), reject(error)),
+      // Completed without a value: the run abandoned the pass (abandonable reports it, reading waitingOn).
+      complete: () => answered || givenUp(new ToolFailure(tool, 'abandoned: the run stopped while it ran')),
+    }),
   );
 }
 

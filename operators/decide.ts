@@ -15,7 +15,7 @@ import { record, type Cycle } from '../streams/cycle.js';
 import type { EventBody } from '../streams/events.js';
 import type { Runtime } from '../streams/runtime.js';
 import { recordGoalChanges } from './changeEvents.js';
-import { toolContext } from './toolContext.js';
+import { proposalContext } from './toolContext.js';
 import { stage } from './stage.js';
 
 export function decide(runtime: Runtime): OperatorFunction<Cycle, Cycle> {
@@ -26,7 +26,7 @@ export function decide(runtime: Runtime): OperatorFunction<Cycle, Cycle> {
 export function decideStage(runtime: Runtime, cycle: Cycle): Cycle {
   // Decided already (decide twice in a custom cycle): one decision, one cycle, per pass.
   if (!cycle.orientation || cycle.decision !== undefined) return cycle;
-  const decision = decideTool(runtime.mind, cycle.orientation, toolContext(runtime, cycle.orientation.goal));
+  const decision = decideTool(runtime.mind, cycle.orientation, proposalContext(runtime, cycle.orientation.goal));
   cycle.decision = decision;
   if (decision) recordDecision(runtime, cycle, decision);
   else {

@@ -9,14 +9,13 @@ import { MindConfig } from '../mind/config.js';
 import { Mind } from '../mind/mind.js';
 import { ToolFailure, type Tool, type ToolOutput } from '../mind/tool.js';
 import { builtinTools } from '../mind/tools/index.js';
-import { runTool } from '../mind/toolRun.js';
 import type { Decision } from '../mind/toolSelection.js';
-import { contextFor, demoFactSignals, demoMind, goalSignal, runOnVirtualTime } from './mindFixtures.js';
+import { demoFactSignals, demoMind, goalSignal, runDecision, runOnVirtualTime } from './mindFixtures.js';
 
 function run(mind: Mind, tool: string, input: unknown, description = 'test goal'): Promise<ToolOutput> {
   const goal = mind.goals.active().find((g) => g.description === description) ?? mind.addGoal({ description });
   const decision = { goalId: goal.id, tool, input } as Decision;
-  return Promise.resolve().then(() => runTool(decision, contextFor(mind, goal)));
+  return runDecision(mind, goal, decision);
 }
 
 function mindWith(tools: Partial<MindConfig['tools']>): Mind {

@@ -3,12 +3,15 @@
  * and a whole agent run on virtual time collected into an array.
  */
 import { readFileSync } from 'node:fs';
-import { from } from 'rxjs';
+import { asyncScheduler, from } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { Mind } from '../mind/mind.js';
 import type { Goal } from '../mind/goals.js';
-import type { ToolContext } from '../mind/tool.js';
+import type { ToolContext, ToolOutput } from '../mind/tool.js';
 import { builtinTools } from '../mind/tools/index.js';
+import { runTool } from '../mind/toolRun.js';
+import type { Decision } from '../mind/toolSelection.js';
+import { toolRunScope, type ToolRunScope } from '../operators/toolRunScope.js';
 import { createAgent, type AgentOptions } from '../streams/createAgent.js';
 import type { AgentEvent } from '../streams/events.js';
 import type { Signal, Stimulus } from '../streams/signals.js';
@@ -28,9 +31,17 @@ export function demoMind(): Mind {
   return mind;
 }
 
-/** The context a tool runs in, for a goal of the mind, at time `at`. */
-export function contextFor(mind: Mind, goal: Goal, at = 0): ToolContext {
-  return { mind, goal, config: mind.config, now: () => at };
+/** The context a tool runs in, for a goal of the mind, at time `at`, with the run's signals from `scope` (real time by default). */
+export function contextFor(mind: Mind, goal: Goal, at = 0, scope: ToolRunScope = toolRunScope(asyncScheduler)): ToolContext {
+  return { mind, goal, config: mind.config, now: () => at, signal: scope.signal, timeout: scope.timeout };
+}
+
+/** Runs a decided tool as act does (asynchronously, on real time), ending its scope (releasing its timers) once it settles. */
+export function runDecision(mind: Mind, goal: Goal, decision: Decision): Promise<ToolOutput> {
+  const scope = toolRunScope(asyncScheduler);
+  return Promise.resolve()
+    .then(() => runTool(decision, contextFor(mind, goal, 0, scope)))
+    .finally(() => scope.end());
 }
 
 /** Fact signals for the demo knowledge base. */

@@ -12,6 +12,7 @@ import { AgentConfig } from '../streams/config.js';
 import { replaySession } from '../streams/replay.js';
 import { goalStimulus } from '../streams/testing.js';
 import { recordSession } from './helpers/recordSession.js';
+import { contextFor } from './mindFixtures.js';
 
 const tempDir = (t: { teardown(fn: () => void): void }): string => {
   const dir = mkdtempSync(join(tmpdir(), 'replay-world-'));
@@ -22,7 +23,7 @@ const tempDir = (t: { teardown(fn: () => void): void }): string => {
 /** Runs a built-in tool as act would while a recording is re-run. */
 async function rerun(mind: Mind, name: string, input: unknown): Promise<unknown> {
   const goal = mind.addGoal({ description: 'replayed' });
-  const context: ToolContext = { mind, goal, config: mind.config, now: () => 0, replaying: true };
+  const context: ToolContext = { ...contextFor(mind, goal), replaying: true };
   return mind.tools.get(name)!.execute(input, context);
 }
 

@@ -22,7 +22,7 @@ async function agentRunning(setUp: string, then: string, signal?: NodeJS.Signals
     import { existsSync } from 'node:fs';
     import { runProgram } from ${JSON.stringify(programRun)};
     ${setUp}
-    const result = runProgram(process.execPath, ${JSON.stringify(parentAndChild(pidFile, { lifeMs: 60_000 }))}, { timeoutMs: 60000, maxBytes: 1000 });
+    const result = runProgram(process.execPath, ${JSON.stringify(parentAndChild(pidFile, { lifeMs: 60_000 }))}, { signal: AbortSignal.timeout(60000), maxBytes: 1000 });
     const wait = setInterval(() => { if (existsSync(${JSON.stringify(pidFile)})) { clearInterval(wait); ${then} } }, 20);
     setTimeout(() => process.exit(3), 30000).unref();`);
   const agent = spawn(process.execPath, ['--import=tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -8,16 +8,15 @@ import { runProgram } from '../mind/tools/programRun.js';
 import { Mind } from '../mind/mind.js';
 import { ToolFailure, type ToolOutput } from '../mind/tool.js';
 import { builtinTools } from '../mind/tools/index.js';
-import { runTool } from '../mind/toolRun.js';
 import type { Decision } from '../mind/toolSelection.js';
 import { parentAndChild, stillRunning } from './helpers/processes.js';
-import { contextFor } from './mindFixtures.js';
+import { runDecision } from './mindFixtures.js';
 
 /** Runs shell_exec, enabled, the way act does. */
 function shell(shellTimeoutMs: number, command: string, args: string[]): Promise<ToolOutput> {
   const mind = new Mind({ config: MindConfig.parse({ tools: { shellExec: true, shellTimeoutMs } }), tools: builtinTools() });
   const goal = mind.addGoal({ description: 'run a program' });
-  return Promise.resolve().then(() => runTool({ goalId: goal.id, tool: 'shell_exec', input: { command, args } } as Decision, contextFor(mind, goal)));
+  return runDecision(mind, goal, { goalId: goal.id, tool: 'shell_exec', input: { command, args } } as Decision);
 }
 
 test('shell_exec: at the timeout the program and the processes it started are killed, even when they ignore SIGTERM', async (t) => {
@@ -44,7 +43,7 @@ test.serial('shell_exec: many programs at once share one exit listener (no MaxLi
   const onWarning = (warning: Error): void => void warnings.push(warning.name);
   process.on('warning', onWarning);
   const before = process.listenerCount('exit');
-  const runs = Array.from({ length: 15 }, () => runProgram(process.execPath, ['-e', 'setTimeout(() => {}, 300)'], { timeoutMs: 30_000, maxBytes: 100 }));
+  const runs = Array.from({ length: 15 }, () => runProgram(process.execPath, ['-e', 'setTimeout(() => {}, 300)'], { signal: AbortSignal.timeout(30_000), maxBytes: 100 }));
   t.is(process.listenerCount('exit'), before + 1);
   t.deepEqual((await Promise.all(runs)).map((run) => run.exitCode), Array.from({ length: 15 }, () => 0));
   await new Promise((resolve) => setImmediate(resolve));

@@ -4,8 +4,9 @@
  * is refused before any connection. Redirects are not followed (the response
  * reports where they point). The body is read up to `tools.httpMaxBytes`
  * (1 MiB; beyond that it is cut and marked truncated) within
- * `tools.httpTimeoutMs` (5 s). This tool does real I/O, so it uses a Node
- * timer (through AbortSignal.timeout) for its own timeout. A text body joins
+ * `tools.httpTimeoutMs` (5 s) of the runtime's scheduler time
+ * (`ToolContext.timeout`); the request is also aborted when act gives up on
+ * the run (`toolTimeoutMs`, the run stopping). A text body joins
  * the library and is the content goals are checked against.
  */
 import { z } from 'zod';
@@ -41,7 +42,7 @@ export const httpFetch: Tool<z.infer<typeof Input>> = {
   propose({ goal }) {
     return { url: urlIn(goal) ?? '' };
   },
-  async execute({ url: raw }, { mind, config, now, replaying }) {
+  async execute({ url: raw }, { mind, config, now, replaying, timeout }) {
     let url: URL;
     try {
       url = new URL(raw);
@@ -56,7 +57,7 @@ export const httpFetch: Tool<z.infer<typeof Input>> = {
     const { httpTimeoutMs: timeoutMs, httpMaxBytes: maxBytes } = config.tools;
     let response: Response;
     try {
-      response = await fetch(url, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+      response = await fetch(url, { method: 'GET', redirect: 'manual', signal: timeout(timeoutMs) });
     } catch (error) {
       const why = error instanceof Error && error.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : (error as Error).message;
       throw new ToolFailure('http_fetch', `GET ${url.href} failed: ${why}`, { cause: error });

@@ -1,20 +1,22 @@
 /**
  * Runs a program (argument array, no shell) for shell_exec and stops it as a
- * whole: the program leads its own process group, and a timeout or an output
- * over the cap kills that group with SIGKILL — the program and everything it
+ * whole: the program leads its own process group, and an aborted signal (its
+ * timeout) or an output over the cap kills that group with SIGKILL — the program and everything it
  * started (a `sh -c` child, a pipeline, a background job). Node's execFile
  * only sent SIGTERM to the program itself: its children outlived the timeout,
  * and a program that ignored SIGTERM ran on, the tool waiting for it. Signals
  * this process gets (Ctrl-C) are passed on to the group, and the group is
  * killed if this process exits while it runs (runningPrograms.ts).
  * Standard input is empty, so a program that reads it ends instead of waiting.
- * This is real I/O, so it uses a Node timer.
+ * The time limit is the caller's signal (shell_exec's comes from
+ * `ToolContext.timeout`, on the runtime's scheduler): no timer here.
  */
 import { spawn } from 'node:child_process';
 import { track } from './runningPrograms.js';
 
 export interface ProgramLimits {
-  timeoutMs: number;
+  /** Stops the program when it aborts: `timeout` for a `TimeoutError` reason, `aborted` for any other. */
+  signal: AbortSignal;
   /** Bytes kept per output stream; more stops the program. */
   maxBytes: number;
 }
@@ -24,12 +26,12 @@ export interface ProgramResult {
   exitCode: number | null;
   stdout: string;
   stderr: string;
-  /** Why the program was stopped: it ran out of time, or wrote more than `maxBytes` to that stream. */
-  stopped?: 'timeout' | 'stdout' | 'stderr';
+  /** Why the program was stopped: it ran out of time, its run was given up on (the signal aborted otherwise), or it wrote more than `maxBytes` to that stream. */
+  stopped?: 'timeout' | 'aborted' | 'stdout' | 'stderr';
 }
 
 /** Resolves when the program has ended (or been stopped); rejects with the errno error when it cannot be started. */
-export function runProgram(command: string, args: readonly string[], { timeoutMs, maxBytes }: ProgramLimits): Promise<ProgramResult> {
+export function runProgram(command: string, args: readonly string[], { signal, maxBytes }: ProgramLimits): Promise<ProgramResult> {
   return new Promise((resolve, reject) => {
     const ownGroup = process.platform !== 'win32';
     const child = spawn(command, args, { shell: false, detached: ownGroup, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -61,10 +63,12 @@ export function runProgram(command: string, args: readonly string[], { timeoutMs
     };
     child.stdout.on('data', collect('stdout'));
     child.stderr.on('data', collect('stderr'));
-    const timer = setTimeout(() => stop('timeout'), timeoutMs);
+    const onAbort = (): void => stop((signal.reason as Error | undefined)?.name === 'TimeoutError' ? 'timeout' : 'aborted');
+    signal.addEventListener('abort', onAbort, { once: true });
+    if (signal.aborted) onAbort();
     const untrack = track(signalGroup);
     const settle = (): void => {
-      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
       untrack();
     };
     child.once('error', (error) => {

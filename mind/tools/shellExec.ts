@@ -1,9 +1,10 @@
 /**
  * shell_exec (semantic, dangerous): runs a program with an argument array —
  * never through a shell, so nothing is expanded or chained. Refused unless
- * `tools.shellExec` is true. After `tools.shellTimeoutMs` (5 s) the program
- * and every process it started are killed (see programRun.ts; real I/O, so a
- * Node timer). The exit code is part of the output; stdout is the content
+ * `tools.shellExec` is true. After `tools.shellTimeoutMs` (5 s) of the
+ * runtime's scheduler time (`ToolContext.timeout`), or when act gives up on
+ * the run (`toolTimeoutMs`, the run stopping), the program and every process
+ * it started are killed (see programRun.ts). The exit code is part of the output; stdout is the content
  * goals are checked against. A program that writes more than 1 MiB to stdout
  * or stderr is stopped the same way, and the result says so.
  */
@@ -38,33 +39,38 @@ export const shellExec: Tool<z.infer<typeof Input>> = {
     const [command = '', ...args] = commandIn(goal) ?? [];
     return { command, args };
   },
-  execute({ command, args }, { config, replaying }) {
+  execute({ command, args }, { config, replaying, timeout }) {
     if (!config.tools.shellExec) throw new ToolFailure('shell_exec', 'refused: running commands is disabled (set tools.shellExec to true to allow it)');
     if (replaying) throw notRerun('shell_exec', `run ${[command, ...args].join(' ')}`);
-    return runReported(command, args, config.tools.shellTimeoutMs);
+    const { shellTimeoutMs } = config.tools;
+    return runReported(command, args, shellTimeoutMs, timeout(shellTimeoutMs));
   },
 };
 
 /** Runs the program and reports how it ended; only a program that cannot be started is a failure. */
-async function runReported(command: string, args: string[], timeoutMs: number): Promise<ToolOutput> {
+async function runReported(command: string, args: string[], timeoutMs: number, signal: AbortSignal): Promise<ToolOutput> {
   const line = [command, ...args].join(' ');
   let run: ProgramResult;
   try {
-    run = await runProgram(command, args, { timeoutMs, maxBytes: OUTPUT_MAX_BYTES });
+    run = await runProgram(command, args, { signal, maxBytes: OUTPUT_MAX_BYTES });
   } catch (error) {
     throw new ToolFailure('shell_exec', `cannot run ${command}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
   }
   const { exitCode, stdout, stderr, stopped } = run;
   const timedOut = stopped === 'timeout';
-  const summary = timedOut
-    ? `${line} timed out after ${timeoutMs} ms`
-    : stopped
-      ? `${line} stopped: more than ${OUTPUT_MAX_BYTES} bytes on ${stopped}`
-      : `${line} exited with code ${exitCode}${stderr ? `: ${stderr.trim().slice(0, 200)}` : ''}`;
+  const summary = `${line} ${howItEnded(run, timeoutMs, signal)}`;
   return {
     ok: exitCode === 0,
     summary,
     content: stdout.slice(0, OUTPUT_CHARS),
-    data: { exitCode, timedOut, stdout: stdout.slice(0, OUTPUT_CHARS), stderr: stderr.slice(0, OUTPUT_CHARS), ...(stopped && !timedOut ? { cut: stopped } : {}) },
+    data: { exitCode, timedOut, stdout: stdout.slice(0, OUTPUT_CHARS), stderr: stderr.slice(0, OUTPUT_CHARS), ...(stopped === 'stdout' || stopped === 'stderr' ? { cut: stopped } : {}) },
   };
+}
+
+/** How the run ended, as the summary says it after the command line. */
+function howItEnded({ exitCode, stderr, stopped }: ProgramResult, timeoutMs: number, signal: AbortSignal): string {
+  if (stopped === 'timeout') return `timed out after ${timeoutMs} ms`;
+  if (stopped === 'aborted') return `stopped: ${signal.reason instanceof Error ? signal.reason.message : String(signal.reason)}`;
+  if (stopped) return `stopped: more than ${OUTPUT_MAX_BYTES} bytes on ${stopped}`;
+  return `exited with code ${exitCode}${stderr ? `: ${stderr.trim().slice(0, 200)}` : ''}`;
 }
