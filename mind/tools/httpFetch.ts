@@ -28,6 +28,16 @@ export function hostAllowed(url: URL, allow: readonly string[]): boolean {
   return allow.some((entry) => forms.includes(entry.toLowerCase()));
 }
 
+/**
+ * The URL text with the credentials of its authority (`user:password@`)
+ * replaced by `***@`, for messages: they are recorded and shown. Works on
+ * text that is not a valid URL too (the userinfo ends at the last `@` before
+ * the path, query or fragment).
+ */
+export function withoutCredentials(url: string): string {
+  return url.replace(/([a-z][a-z0-9+.-]*:[\\/]*)[^/?#\\]*@/i, '$1***@');
+}
+
 export const httpFetch: Tool<z.infer<typeof Input>> = {
   name: 'http_fetch',
   description: 'GET a web page or API on an allowed host (timeout, size cap, no redirects followed).',
@@ -47,9 +57,10 @@ export const httpFetch: Tool<z.infer<typeof Input>> = {
     try {
       url = new URL(raw);
     } catch {
-      throw new ToolFailure('http_fetch', `invalid input: url: "${raw}" is not a URL`);
+      throw new ToolFailure('http_fetch', `invalid input: url: "${withoutCredentials(raw)}" is not a URL`);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ToolFailure('http_fetch', `refused ${raw}: only http and https are allowed`);
+    if (url.username || url.password) throw new ToolFailure('http_fetch', `refused ${withoutCredentials(url.href)}: a URL with credentials (user:password@) is not fetched`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ToolFailure('http_fetch', `refused ${url.href}: only http and https are allowed`);
     if (!hostAllowed(url, config.tools.httpAllowHosts)) {
       throw new ToolFailure('http_fetch', `refused ${url.host}: not in tools.httpAllowHosts (${config.tools.httpAllowHosts.join(', ') || 'empty'})`);
     }

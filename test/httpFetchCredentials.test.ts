@@ -1,0 +1,32 @@
+import test from 'ava';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MindConfig } from '../mind/config.js';
+import { Mind } from '../mind/mind.js';
+import { ToolFailure } from '../mind/tool.js';
+import { builtinTools } from '../mind/tools/index.js';
+import type { Decision } from '../mind/toolSelection.js';
+import { runDecision } from './mindFixtures.js';
+
+test('http_fetch never repeats the credentials of a URL (user:password@) in its errors, and sends no request with them', async (t) => {
+  let asked = 0;
+  const server = createServer((_, res) => (asked++, res.end('ok')));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => (server.closeAllConnections(), server.close()));
+  const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const mind = new Mind({ config: MindConfig.parse({ tools: { httpAllowHosts: [host] } }), tools: builtinTools() });
+  const goal = mind.addGoal({ description: 'fetch a page' });
+  const fetchUrl = (url: string) => runDecision(mind, goal, { goalId: goal.id, tool: 'http_fetch', input: { url } } as Decision);
+  const cases: [string, string][] = [
+    [`http://alice:s3cret@${host}/page`, `http_fetch: refused http://***@${host}/page: a URL with credentials (user:password@) is not fetched`],
+    [`http://:s3cret@${host}/page`, `http_fetch: refused http://***@${host}/page: a URL with credentials (user:password@) is not fetched`],
+    [`ftp://alice:s3cret@${host}/file`, `http_fetch: refused ftp://***@${host}/file: a URL with credentials (user:password@) is not fetched`],
+    ['http://alice:s3 cret@exa mple.com/', 'http_fetch: invalid input: url: "http://***@exa mple.com/" is not a URL'],
+  ];
+  for (const [url, message] of cases) {
+    const error = await t.throwsAsync(fetchUrl(url), { instanceOf: ToolFailure });
+    t.is(error!.message, message);
+    t.notRegex(error!.message, /s3/);
+  }
+  t.is(asked, 0, 'no request was sent');
+});
