@@ -1,5 +1,5 @@
 import test from 'ava';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, constants, openSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -33,6 +33,21 @@ async function readAndWrite(fileIo: (input: unknown) => Promise<ToolOutput>, rea
     await fileIo({ op: 'write', path: writePath, content: 'overwritten' }).catch(() => undefined);
   }
   return seen;
+}
+
+/** Moves the workspace's folder sub aside and puts a symbolic link to `outside` in its place, and back, until killed (at most 60 s). */
+function swapFolder(t: { teardown(fn: () => void): void }, workspace: string, outside: string): ChildProcess {
+  const swapper = spawn(process.execPath, ['-e', `
+    const fs = require('node:fs');
+    const until = Date.now() + 60000;
+    while (Date.now() < until) {
+      fs.renameSync('sub', 'sub.real');
+      fs.symlinkSync(${JSON.stringify(outside)}, 'sub');
+      fs.unlinkSync('sub');
+      fs.renameSync('sub.real', 'sub');
+    }`], { cwd: workspace, stdio: 'ignore' });
+  t.teardown(() => swapper.kill('SIGKILL'));
+  return swapper;
 }
 
 test('file_io: writing to a FIFO in the workspace is refused at once; it blocked with no reader', async (t) => {
@@ -78,20 +93,29 @@ test('file_io: a folder on the path swapped for a symbolic link to a folder outs
   await writeFile(join(outside, 'out.txt'), 'secret');
   await mkdir(join(workspace, 'sub'));
   await writeFile(join(workspace, 'sub', 'doc.txt'), 'inside');
-  // Moves the folder sub aside and puts a symbolic link to the outside folder in its place, and back, until stopped (at most 60 s).
-  const swapper = spawn(process.execPath, ['-e', `
-    const fs = require('node:fs');
-    const until = Date.now() + 60000;
-    while (Date.now() < until) {
-      fs.renameSync('sub', 'sub.real');
-      fs.symlinkSync(${JSON.stringify(outside)}, 'sub');
-      fs.unlinkSync('sub');
-      fs.renameSync('sub.real', 'sub');
-    }`], { cwd: workspace, stdio: 'ignore' });
-  t.teardown(() => swapper.kill('SIGKILL'));
+  const swapper = swapFolder(t, workspace, outside);
   const seen = await readAndWrite(fileIo, 'sub/doc.txt', 'sub/out.txt');
   swapper.kill('SIGKILL');
   t.false(seen.has('secret'), 'the secret outside the workspace was never read');
   t.is(await readFile(join(outside, 'out.txt'), 'utf8'), 'secret', 'the file outside the workspace was never written');
   t.true(seen.has('inside'), 'reads did succeed while the folder was a folder');
+});
+
+test('file_io: a folder swapped for a symbolic link to a folder outside, again and again while it is listed, never lists the names outside', async (t) => {
+  t.timeout(120_000);
+  const { root, workspace, fileIo } = await setUp();
+  const outside = join(root, 'outside');
+  await mkdir(outside);
+  await writeFile(join(outside, 'secret-name.txt'), 'secret');
+  await mkdir(join(workspace, 'sub'));
+  await writeFile(join(workspace, 'sub', 'inside.txt'), 'inside');
+  const swapper = swapFolder(t, workspace, outside);
+  const seen = new Set<string>();
+  // 5,000 lists at most (before the fix, one of 2,000 listed the outside folder in 4 runs of 5); the first that does ends the loop.
+  for (let i = 0; i < 5000 && ![...seen].some((listed) => listed.includes('secret-name')); i++) {
+    seen.add(await fileIo({ op: 'list', path: 'sub' }).then((out) => (out.data as string[]).join(','), (error: Error) => error.message));
+  }
+  swapper.kill('SIGKILL');
+  t.false([...seen].some((listed) => listed.includes('secret-name')), 'the folder outside the workspace was never listed');
+  t.true(seen.has('inside.txt'), 'lists did succeed while the folder was a folder');
 });

@@ -4,7 +4,8 @@
  * the working directory). Any path that could leave it is refused before the
  * file system is touched for it: absolute paths, `..` segments, and symbolic
  * links anywhere along the path (a link could point outside). The file is
- * then opened without following a link and must be a regular file. A file read
+ * then opened without following a link and must be a regular file (a folder
+ * to list is opened the same way, and read through what was opened). A file read
  * joins the library (library_search) and its text is the content goals are
  * checked against. Reads are capped at `tools.fileMaxBytes` (1 MiB).
  */
@@ -88,8 +89,7 @@ async function fileOperation({ op, path, content }: z.infer<typeof Input>, { min
   const checked = await workspacePath(config.tools.workspace, path);
   const { target } = checked;
   if (op === 'list') {
-    const entries = await readdir(target, { withFileTypes: true });
-    const names = entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
+    const names = await listFolder(checked, path);
     return { ok: true, summary: `${names.length} entr(ies) in ${path}: ${names.slice(0, 10).join(', ')}`, data: names };
   }
   if (op === 'write') {
@@ -120,31 +120,61 @@ async function fileOperation({ op, path, content }: z.infer<typeof Input>, { min
 }
 
 /**
- * Opens a checked path, refusing anything but a regular file. The checks are
- * made on what was opened, not on the path before: a symbolic link put in
- * place after {@link workspacePath} looked is not followed (O_NOFOLLOW), a
- * FIFO or device never blocks the open (O_NONBLOCK) and is refused, and the
- * opened file must be the file the path leads to now, inside the workspace
- * (a folder on the path swapped for a link while opening is caught here).
+ * The names in a checked folder (a folder's with a trailing `/`), sorted. The
+ * folder is opened and checked as a file is ({@link openChecked}); where
+ * Linux names the open folder (/proc/self/fd) it is read through that name,
+ * so a folder on the path swapped for a link after the check is never
+ * listed. Elsewhere the path is read again after the check.
  */
-async function openFile({ root, target }: WorkspaceTarget, path: string, flags: number): Promise<FileHandle> {
+async function listFolder(checked: WorkspaceTarget, path: string): Promise<string[]> {
+  const folder = await openChecked(checked, path, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0), 'folder');
+  try {
+    const own = ownPath(folder);
+    const readable = await readlink(own).then(() => own, () => checked.target);
+    const entries = await readdir(readable, { withFileTypes: true });
+    return entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
+  } finally {
+    await folder.close();
+  }
+}
+
+/** A regular file, opened and checked by {@link openChecked}. */
+function openFile(checked: WorkspaceTarget, path: string, flags: number): Promise<FileHandle> {
+  return openChecked(checked, path, flags, 'file');
+}
+
+/**
+ * Opens a checked path, refusing anything but a regular file (or, for
+ * `folder`, a folder). The checks are made on what was opened, not on the
+ * path before: a symbolic link put in place after {@link workspacePath}
+ * looked is not followed (O_NOFOLLOW), a FIFO or device never blocks the open
+ * (O_NONBLOCK) and is refused, and what was opened must be what the path
+ * leads to now, inside the workspace (a folder on the path swapped for a link
+ * while opening is caught here).
+ */
+async function openChecked({ root, target }: WorkspaceTarget, path: string, flags: number, kind: 'file' | 'folder'): Promise<FileHandle> {
   let file: FileHandle;
   try {
     file = await open(target, flags | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0), 0o666);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new ToolFailure('file_io', `refused "${path}": it is a symbolic link`, { cause: error });
-    if ((error as NodeJS.ErrnoException).code === 'ENXIO') throw new ToolFailure('file_io', `${path} is not a file`, { cause: error });
+    if ((error as NodeJS.ErrnoException).code === 'ENXIO') throw new ToolFailure('file_io', `${path} is not a ${kind}`, { cause: error });
     throw error;
   }
   try {
     const opened = await file.stat();
-    if (!opened.isFile()) throw new ToolFailure('file_io', `${path} is not a file`);
-    if (!(await openedInside(file, root, target, opened))) throw new ToolFailure('file_io', `refused "${path}": the path changed while the file was opened (a symbolic link on the way)`);
+    if (!(kind === 'file' ? opened.isFile() : opened.isDirectory())) throw new ToolFailure('file_io', `${path} is not a ${kind}`);
+    if (!(await openedInside(file, root, target, opened))) throw new ToolFailure('file_io', `refused "${path}": the path changed while the ${kind} was opened (a symbolic link on the way)`);
     return file;
   } catch (error) {
     await file.close();
     throw error;
   }
+}
+
+/** The name Linux gives an open file's own path (a link to it in /proc/self/fd). */
+function ownPath(file: FileHandle): string {
+  return `/proc/self/fd/${file.fd}`;
 }
 
 /**
@@ -155,7 +185,7 @@ async function openFile({ root, target }: WorkspaceTarget, path: string, flags: 
  * folder on it, swapped back and forth, passes both lookups.
  */
 async function openedInside(file: FileHandle, root: string, target: string, opened: { dev: number; ino: number }): Promise<boolean> {
-  const own = await readlink(`/proc/self/fd/${file.fd}`).catch(() => undefined);
+  const own = await readlink(ownPath(file)).catch(() => undefined);
   if (own !== undefined) return isAbsolute(own) && inside(root, own);
   const real = await realpath(target).catch(() => undefined);
   const there = real !== undefined && inside(root, real) ? await stat(real).catch(() => undefined) : undefined;
