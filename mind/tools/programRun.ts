@@ -1,8 +1,9 @@
 /**
  * Runs a program (argument array, no shell) for shell_exec and stops it as a
  * whole: the program leads its own process group, and an aborted signal (its
- * timeout) or an output over the cap kills that group with SIGKILL — the program and everything it
- * started (a `sh -c` child, a pipeline, a background job). Node's execFile
+ * timeout) or an output over the cap kills that group with SIGKILL — the
+ * program and everything it started (a `sh -c` child, a pipeline, a
+ * background job). Node's execFile
  * only sent SIGTERM to the program itself: its children outlived the timeout,
  * and a program that ignored SIGTERM ran on, the tool waiting for it. Signals
  * this process gets (Ctrl-C) are passed on to the group, and the group is
@@ -10,6 +11,13 @@
  * Standard input is empty, so a program that reads it ends instead of waiting.
  * The time limit is the caller's signal (shell_exec's comes from
  * `ToolContext.timeout`, on the runtime's scheduler): no timer here.
+ *
+ * Limit: a process that leaves the group — it calls setsid() or setpgid()
+ * (the `setsid` program, a daemon that detaches) — is not killed, nor sent
+ * the signals passed on, and runs on after the tool has ended. Containing it
+ * needs a PID namespace, a cgroup or a child subreaper, none of which Node
+ * reaches without a native module. If it keeps stdout or stderr open, the
+ * run still ends at the timeout (the pipes are closed then).
  */
 import { spawn } from 'node:child_process';
 import { track } from './runningPrograms.js';

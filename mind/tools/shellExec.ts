@@ -4,9 +4,11 @@
  * `tools.shellExec` is true. After `tools.shellTimeoutMs` (5 s) of the
  * runtime's scheduler time (`ToolContext.timeout`), or when act gives up on
  * the run (`toolTimeoutMs`, the run stopping), the program and every process
- * it started are killed (see programRun.ts). The exit code is part of the output; stdout is the content
- * goals are checked against. A program that writes more than 1 MiB to stdout
- * or stderr is stopped the same way, and the result says so.
+ * it started are killed (see programRun.ts; not a process that starts its
+ * own session or group, e.g. through `setsid`: that one runs on). The exit
+ * code is part of the output; stdout is the content goals are checked
+ * against. A program that writes more than 1 MiB to stdout or stderr is
+ * stopped the same way, and the result says so.
  */
 import { z } from 'zod';
 import { command as commandIn } from '../goalText.js';
