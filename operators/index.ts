@@ -19,4 +19,5 @@ export { perceive, perceiveOne, type Perception, type PerceiveRuntime } from './
 export { recover, recoverFrom, type RecoverOptions } from './recover.js';
 export { stage, type Step } from './stage.js';
 export { stamp } from './stamp.js';
-export { toolContext } from './toolContext.js';
+export { proposalContext, toolContext } from './toolContext.js';
+export { toolRunScope, type ToolRunScope } from './toolRunScope.js';

@@ -58,7 +58,7 @@ const publicTypes = {
     'SessionRow', 'SignalRow', 'SkillReview', 'SnapshotRow', 'SqlStatement', 'ToolEffectiveness', 'ToolRegistry', 'TransportRule', 'TriplePattern',
     'WebSocketInputOptions', 'WorkingMemory', 'WriteBatch',
   ],
-  'ooda-rx/operators': ['PerceiveRuntime'],
+  'ooda-rx/operators': ['PerceiveRuntime', 'ToolRunScope'],
 };
 
 let installed: ReturnType<typeof install>;
