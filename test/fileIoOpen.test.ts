@@ -1,7 +1,7 @@
 import test from 'ava';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, constants, openSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MindConfig } from '../mind/config.js';
@@ -118,4 +118,22 @@ test('file_io: a folder swapped for a symbolic link to a folder outside, again a
   swapper.kill('SIGKILL');
   t.false([...seen].some((listed) => listed.includes('secret-name')), 'the folder outside the workspace was never listed');
   t.true(seen.has('inside.txt'), 'lists did succeed while the folder was a folder');
+});
+
+test('file_io: a folder swapped for a symbolic link to a folder outside, again and again while new files and folders under it are written, never creates a file or folder outside', async (t) => {
+  t.timeout(120_000);
+  const { root, workspace, fileIo } = await setUp();
+  const outside = join(root, 'outside');
+  await mkdir(outside);
+  await mkdir(join(workspace, 'sub'));
+  const swapper = swapFolder(t, workspace, outside);
+  let written = 0;
+  // 3,000 writes at most; the first folder created outside ends the loop.
+  for (let i = 0; i < 3000 && (await readdir(outside)).length === 0; i++) {
+    const path = i % 2 ? `sub/new${i}/notes.txt` : `sub/file${i}.txt`;
+    await fileIo({ op: 'write', path, content: 'inside' }).then(() => written++, () => undefined);
+  }
+  swapper.kill('SIGKILL');
+  t.deepEqual(await readdir(outside), [], 'nothing was created outside the workspace');
+  t.true(written > 0, 'writes did succeed while the folder was a folder');
 });

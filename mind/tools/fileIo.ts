@@ -11,7 +11,7 @@
  */
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
-import { isAbsolute, join, resolve, sep } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { filePath, quotedText } from '../goalText.js';
 import { notRerun, ToolFailure, type Tool, type ToolContext, type ToolOutput } from '../tool.js';
@@ -95,13 +95,19 @@ async function fileOperation({ op, path, content }: z.infer<typeof Input>, { min
   if (op === 'write') {
     if (content === undefined) throw new ToolFailure('file_io', 'invalid input: content: required to write');
     if (replaying) throw notRerun('file_io', `write ${path}`);
-    await mkdir(join(target, '..'), { recursive: true });
-    const file = await openFile(checked, path, constants.O_WRONLY | constants.O_CREAT);
+    const parent = await openParent(checked, path);
     try {
-      await file.truncate(0);
-      await file.writeFile(content, 'utf8');
+      if (!parent) await mkdir(join(target, '..'), { recursive: true });
+      const inParent = parent ? { root: checked.root, target: join(ownPath(parent), basename(target)) } : checked;
+      const file = await openFile(inParent, path, constants.O_WRONLY | constants.O_CREAT);
+      try {
+        await file.truncate(0);
+        await file.writeFile(content, 'utf8');
+      } finally {
+        await file.close();
+      }
     } finally {
-      await file.close();
+      await parent?.close();
     }
     return { ok: true, summary: `wrote ${Buffer.byteLength(content)} byte(s) to ${path}`, data: { path, bytes: Buffer.byteLength(content) } };
   }
@@ -135,6 +141,40 @@ async function listFolder(checked: WorkspaceTarget, path: string): Promise<strin
     return entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
   } finally {
     await folder.close();
+  }
+}
+
+/**
+ * The folder a checked path is in, opened and checked ({@link openChecked}),
+ * creating the missing folders on the way one at a time, each inside the
+ * folder opened before it and named through that one's /proc/self/fd link
+ * (Linux): a folder on the path swapped for a link is never followed, so
+ * nothing is created outside the workspace. Undefined where /proc/self/fd
+ * is missing, and for the workspace itself (it is in no folder of it).
+ */
+async function openParent({ root, target }: WorkspaceTarget, path: string): Promise<FileHandle | undefined> {
+  if (target === root) return undefined;
+  const folders = relative(root, target).split(sep).slice(0, -1);
+  const asFolder = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0);
+  let folder = await openChecked({ root, target: root }, path, asFolder, 'folder');
+  try {
+    if ((await readlink(ownPath(folder)).catch(() => undefined)) === undefined) {
+      await folder.close();
+      return undefined;
+    }
+    for (const name of folders) {
+      const next = join(ownPath(folder), name);
+      await mkdir(next).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+      });
+      const opened = await openChecked({ root, target: next }, path, asFolder, 'folder');
+      await folder.close();
+      folder = opened;
+    }
+    return folder;
+  } catch (error) {
+    await folder.close();
+    throw error;
   }
 }
 
