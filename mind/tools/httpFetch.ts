@@ -75,7 +75,7 @@ export const httpFetch: Tool<z.infer<typeof Input>> = {
     }
     if (response.status >= 300 && response.status < 400) {
       await response.body?.cancel();
-      return { ok: false, summary: `GET ${url.href} → ${response.status} redirect to ${response.headers.get('location') ?? '?'} (not followed)`, data: { status: response.status } };
+      return { ok: false, summary: `GET ${url.href} → ${response.status} redirect to ${withoutCredentials(response.headers.get('location') ?? '?')} (not followed)`, data: { status: response.status } };
     }
     const { text, bytes, truncated } = await readCapped(response, maxBytes, timeoutMs);
     const type = response.headers.get('content-type') ?? 'unknown';
