@@ -11,7 +11,7 @@ import type { Decision } from '../mind/toolSelection.js';
 import type { AgentConfigInput } from '../streams/config.js';
 import type { Cycle } from '../streams/cycle.js';
 import { parentAndChild, running, stillRunning } from './helpers/processes.js';
-import { testRuntime } from './helpers/runtime.js';
+import { scriptedTool, testRuntime } from './helpers/runtime.js';
 
 /**
  * Acts on a shell_exec decision running a program that starts a child and
@@ -76,4 +76,22 @@ test('when the run abandons the pass while shell_exec runs (the agent stops), th
   const { runtime, pids } = await actOnProgram(asyncScheduler, { toolTimeoutMs: 0, tools: { shellExec: true, shellTimeoutMs: 600_000 } });
   runtime.abandon$.next();
   t.deepEqual(await stillRunning(pids), [], 'the program and its child are gone');
+});
+
+test("a tool's ctx.timeout follows the scheduler and its timer is released when the run ends: a run that settled leaves nothing scheduled", async (t) => {
+  const scheduler = new VirtualTimeScheduler();
+  const seen: AbortSignal[] = [];
+  const tool = scriptedTool('waits', 0.9, () => ({ ok: true, summary: 'sync' }));
+  tool.execute = (_input, ctx) => {
+    seen.push(ctx.timeout(10_000));
+    return Promise.resolve({ ok: true, summary: 'done' });
+  };
+  const runtime = testRuntime(scheduler, { toolTimeoutMs: 0 }, [tool]);
+  const goal = runtime.mind.addGoal({ description: 'wait a little' });
+  const decision = { goalId: goal.id, tool: 'waits', input: { n: 0 }, cycle: 1 } as Decision;
+  const cycle = await actStage(runtime, { signal: { type: 'tick', depth: 0, meta: {} }, goal, decision, events: [] });
+  t.like(cycle.outcome, { status: 'ok' });
+  t.is(scheduler.actions.length, 0, 'the timer is gone');
+  scheduler.flush();
+  t.false(seen[0]!.aborted, 'and never fires');
 });
