@@ -391,12 +391,22 @@ export class SqliteStore {
   }
 }
 
-/** The WHERE clause (with its leading space, or empty) and parameters selecting the events a query asks for. */
+/**
+ * The WHERE clause (with its leading space, or empty) and parameters selecting
+ * the events a query asks for. With both a session and a kind, the seq range
+ * of the session's events (two lookups in the `(session, seq)` index) bounds
+ * the walk of the `(kind)` index, which otherwise reads the kind's events of
+ * every session before (or, newest first, after) it.
+ */
 function eventFilter(query: EventQuery): { where: string; params: unknown[] } {
   const where: string[] = [];
   const params: unknown[] = [];
   if (query.session !== undefined) where.push('session = ?'), params.push(query.session);
   if (query.kind !== undefined) where.push('kind = ?'), params.push(query.kind);
+  if (query.session !== undefined && query.kind !== undefined) {
+    where.push('seq BETWEEN (SELECT min(seq) FROM events WHERE session = ?) AND (SELECT max(seq) FROM events WHERE session = ?)');
+    params.push(query.session, query.session);
+  }
   if (query.afterSeq !== undefined) where.push('seq > ?'), params.push(query.afterSeq);
   return { where: where.length ? ` WHERE ${where.join(' AND ')}` : '', params };
 }
