@@ -21,7 +21,7 @@ import type { WsServer } from '../sinks/wsServer.js';
 import type { AgentConfig } from './config.js';
 import { createAgent, type Agent, type AgentOptions } from './createAgent.js';
 import type { AgentEvent } from './events.js';
-import type { Persistence } from './session.js';
+import type { Persistence, Resumed } from './session.js';
 import type { Signal, Stimulus } from './signals.js';
 import { agentSnapshot } from './snapshot.js';
 
@@ -82,6 +82,8 @@ export interface RunningProgram {
   readonly sessionStored: boolean;
   /** Whether the run has ended and its store is written and closed (the session ended in it); stdout may still be draining. */
   readonly storeClosed: boolean;
+  /** The stored session this run continues, if any (on a store: see {@link Persistence.resumed}). */
+  readonly resumed: Resumed | undefined;
   stop(reason: string): void;
 }
 
@@ -161,6 +163,7 @@ export function startProgram(options: ProgramOptions, io: ProgramIO): RunningPro
     get storeClosed() {
       return storeClosed;
     },
+    resumed: persistence?.resumed,
     stop: (why) => agent.stop(why),
   };
 }

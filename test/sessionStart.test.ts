@@ -11,6 +11,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { events, finished, runCli, startCli, until } from './helpers/cli.js';
+import { storedEventCount } from './helpers/storedEvents.js';
 
 const NEVER_DONE = { OODA_STALL_THRESHOLD: '1000000' };
 
@@ -41,5 +42,26 @@ test('a session saved while paused resumes paused, and ooda run says so as it st
   const again = await runCli(['run', '--db', db, '--session', 'again', '--heartbeat', '0'], `${JSON.stringify({ type: 'goal', description: 'Find rings of Saturn' })}\n`);
   t.is(again.code, 0, again.stderr);
   t.regex(again.stderr, /session again started \((?:at cycle \d+, max \d+ more|max \d+ cycles)\) on \S+; it is paused, as it was saved: no cycle runs until a resume command \(\{"type":"command","command":"resume"\}\)\n/);
+  t.regex(again.stderr, /ended: input ended \(agent paused\)/);
+});
+
+test('a session paused after its last snapshot and killed resumes paused, and ooda run says the re-applied signals paused it, not its save', async (t) => {
+  const db = join(mkdtempSync(join(tmpdir(), 'ooda-session-start-')), 'store.db');
+  const child = startCli(['run', '--db', db, '--session', 'held', '--heartbeat', '0', '--goal', 'Find qzx wvy'], NEVER_DONE);
+  const result = finished(child);
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stdin.write(`${JSON.stringify({ type: 'command', command: 'pause' })}\n`);
+  await until(() => stdout, /"command":"pause","result":"paused"/);
+  const paused = events(stdout).find((event) => event.kind === 'command')!;
+  // The pause (its signal, then its events) is committed: only the start snapshot, taken before it, is stored.
+  await until(() => String(Number(storedEventCount(db)) >= (paused.seq as number)), /true/);
+  child.kill('SIGKILL');
+  await result;
+
+  const again = await runCli(['run', '--db', db, '--session', 'again', '--heartbeat', '0', '--no-stdin'], '', NEVER_DONE);
+  t.is(again.code, 0, again.stderr);
+  t.regex(again.stderr, /session held: re-applied \d+ signal\(s\) recorded after its last snapshot/);
+  t.regex(again.stderr, /session again started \(at cycle \d+, max \d+ more\) on \S+; it is paused, as the \d+ signal\(s\) re-applied after its last snapshot left it: no cycle runs until a resume command/);
   t.regex(again.stderr, /ended: input ended \(agent paused\)/);
 });

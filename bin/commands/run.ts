@@ -4,7 +4,7 @@
  * and their parsing are shared with `ooda resume` and `ooda demo`, each with
  * its own defaults.
  */
-import { defaultConfig, originProblem, startPersistentProgram, startProgram, tokenProblem, WsServer, type AgentConfig, type RunningProgram, type StartUp } from '../../streams/index.js';
+import { defaultConfig, originProblem, startPersistentProgram, startProgram, tokenProblem, WsServer, type AgentConfig, type Resumed, type RunningProgram, type StartUp } from '../../streams/index.js';
 import { fstatSync } from 'node:fs';
 import { intFlag, loadConfig, log, msFlag, readableFiles, textFlag, textFlags, UsageError, type FlagValues } from '../cli.js';
 import { defineCommand } from '../command.js';
@@ -235,6 +235,16 @@ not a terminal), events as NDJSON on stdout, logs on stderr.`,
 });
 
 /**
+ * Why a resumed session starts paused: its snapshot was saved paused, or (after
+ * a crash) the signals re-applied after that snapshot, a `pause` command among
+ * them, left it paused.
+ */
+function pausedBy(resumed: Resumed | undefined): string {
+  if (!resumed?.reapplied) return 'as it was saved';
+  return `as the ${resumed.reapplied} signal(s) re-applied after its last snapshot left it`;
+}
+
+/**
  * `run` and `resume` (`requireSession`): starts the run under signal
  * handling, says when it started and ended, and returns the exit code.
  */
@@ -247,7 +257,7 @@ export async function runSession(parsed: ReturnType<typeof parseRun>, requireSes
     firstCycle = started.agent.mind.cycle;
     const limit = firstCycle === 0 ? `max ${started.agent.config.maxCycles} cycles` : `at cycle ${firstCycle}, max ${started.agent.config.maxCycles - firstCycle} more`;
     // A session saved while paused resumes paused: said at once, not only by its end's '(agent paused)'.
-    const paused = started.agent.mind.paused ? '; it is paused, as it was saved: no cycle runs until a resume command ({"type":"command","command":"resume"})' : '';
+    const paused = started.agent.mind.paused ? `; it is paused, ${pausedBy(started.resumed)}: no cycle runs until a resume command ({"type":"command","command":"resume"})` : '';
     // Said as the run starts: on a store, once the session's start is committed.
     void started.started.then(() => log(`session ${session} started (${limit})${parsed.store ? ` on ${parsed.store.db}` : ''}${paused}`));
     return started;
