@@ -51,6 +51,8 @@ export const MindState = z.object({
   decisions: z.record(z.string(), z.object({ recent: z.array(z.string()), used: z.array(z.string()) })),
   provenance: z.array(Provenance),
   random: RandomState,
+  /** Tools whose bad scoring has been reported (once per tool per mind, across resumes). */
+  badScoringReported: z.array(z.string()).default([]),
   /** Extension state (plans, psyche, …) keyed by extension name. */
   extensions: z.record(z.string(), z.unknown()).default({}),
 });
@@ -306,6 +308,7 @@ export class Mind {
       decisions: this.decisions.toJSON(),
       provenance: this.provenance.map((p) => ({ ...p })),
       random: this.random.toJSON(),
+      badScoringReported: this.tools.badScoringReported,
       extensions,
     };
   }
@@ -346,6 +349,7 @@ export class Mind {
     this.decisions.load(state.decisions);
     this.provenanceLog = state.provenance;
     this.random = SeededRandom.fromJSON(state.random, this.journal);
+    this.tools.loadBadScoringReported(state.badScoringReported);
     this.unclaimed = {};
     for (const [name, json] of Object.entries(state.extensions)) {
       const ext = this.extensions.get(name);

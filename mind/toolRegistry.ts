@@ -8,8 +8,8 @@ import { validateTool } from './toolDefinition.js';
 
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
-  /** Tools whose scoring returned something other than a finite number, already reported. */
-  private readonly badScoring = new Set<string>();
+  /** Tools whose scoring returned something other than a finite number, already reported (saved with the mind, so a resumed run does not report them again). */
+  private badScoring = new Set<string>();
 
   constructor(tools: Iterable<Tool> = []) {
     for (const tool of tools) this.register(tool);
@@ -34,6 +34,16 @@ export class ToolRegistry {
     if (this.badScoring.has(name)) return false;
     this.badScoring.add(name);
     return true;
+  }
+
+  /** The tools whose bad scoring has been reported, for the saved state. */
+  get badScoringReported(): string[] {
+    return [...this.badScoring];
+  }
+
+  /** Replaces the reported tools with those of a saved state. */
+  loadBadScoringReported(names: readonly string[]): void {
+    this.badScoring = new Set(names);
   }
 
   get(name: string): Tool | undefined {

@@ -79,6 +79,17 @@ for (const [what, base, said] of [
   });
 }
 
+test('a bad scoring base reported before a save is not reported again by the resumed mind: once per tool per mind', (t) => {
+  const broken: Tool = { ...weather, name: 'broken_core', scoring: { kind: 'core', base: () => Number.NaN } };
+  const first = new Mind({ tools: [broken, weather] });
+  const before = runBounded({ mind: first, config: { maxCycles: 3 } }, 'Find the weather in Paris', 300);
+  t.is(before.filter((e) => e.kind === 'error').length, 1);
+  const resumed = Mind.fromJSON(JSON.parse(JSON.stringify(first.toJSON())), { tools: [broken, weather] });
+  const after = runBounded({ mind: resumed, config: { maxCycles: 6 } }, 'Find the weather in Lyon', 300);
+  t.true(after.some((e) => e.kind === 'decision'), 'the resumed mind decides');
+  t.deepEqual(after.filter((e) => e.kind === 'error'), [], 'and does not report broken_core again');
+});
+
 test('a key a tool or its scoring does not take is refused, naming it and what is taken: a misspelt optional key was silently ignored', (t) => {
   t.is(
     refusal({ consolidate: true }),
