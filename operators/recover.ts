@@ -5,7 +5,8 @@
  * - A transient error (a ToolFailure) keeps state.
  * - A critical error (anything else) rolls the mind back to the checkpoint
  *   taken when the pass's signal entered; the pass's events are dropped but for
- *   `perceived`, so the stream never reports state that no longer exists.
+ *   `perceived` and the `error`s already reported, so the stream never
+ *   reports state that no longer exists and loses no report.
  *   The attempt still counts, so a bug that always throws cannot loop forever:
  *   a pass whose decided tool hit a bug (a ToolBug) keeps its `decision`
  *   event and is re-applied as a failed run of that tool (its goal's plan steered again,
@@ -189,9 +190,10 @@ export function recoverFrom(runtime: Runtime, cycle: Cycle, error: unknown, { re
     // Only a bug inside the decided tool counts against it; a bug elsewhere in the cycle blames no tool.
     const decision = error instanceof ToolBug && cycle.goal ? cycle.decision : undefined;
     const decisions = decision ? cycle.events.filter((e) => e.kind === 'decision') : [];
-    const perceived = cycle.events.filter((e) => e.kind === 'perceived');
+    // Kept: what was taken in, and the errors already reported on the pass (an extension that failed to forget a retired goal, a failed skill, an onEnter hook's): reports, not state.
+    const kept = cycle.events.filter((e) => e.kind === 'perceived' || e.kind === 'error');
     cycle.events.length = 0;
-    cycle.events.push(...perceived);
+    cycle.events.push(...kept);
     delete cycle.outcome;
     if (decision) {
       const attempt = countRolledBackAttempt(runtime.mind, decision, message, runtime.now);

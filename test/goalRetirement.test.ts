@@ -1,4 +1,5 @@
 import test from 'ava';
+import { z } from 'zod';
 import { from, take, VirtualTimeScheduler } from 'rxjs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,6 +7,8 @@ import { join } from 'node:path';
 import { defaultMindConfig } from '../mind/config.js';
 import { Mind, type MindExtension } from '../mind/mind.js';
 import { Planner } from '../mind/planner.js';
+import type { Tool } from '../mind/tool.js';
+import { builtinTools } from '../mind/tools/index.js';
 import { SqliteStore } from '../sinks/sqliteStore.js';
 import { AgentConfig } from '../streams/config.js';
 import type { AgentEvent } from '../streams/events.js';
@@ -109,4 +112,39 @@ test('an extension whose forgetGoal throws is reported on the pass, naming it; t
   t.deepEqual(forgotten, ['goal-1'], 'the extension after it is still told');
   t.false(ids(agent.mind).includes('goal-1'), 'the goal is retired');
   t.like(events.at(-1), { kind: 'session', state: 'stopped' });
+});
+
+test('an extension\'s failure to forget a retired goal is still reported when the same pass hits a critical error and rolls back', async (t) => {
+  const forgotten: string[] = [];
+  const failing: MindExtension = { name: 'brittle', toJSON: () => null, load: () => undefined, forgetGoal: (id) => {
+    throw new Error(`cannot forget ${id}`);
+  } };
+  const telling: MindExtension = { name: 'told', toJSON: () => null, load: () => undefined, forgetGoal: (id) => void forgotten.push(id) };
+  // Chosen only once a goal has been retired, so its bug hits the pass that retired it.
+  const buggy: Tool<Record<string, never>> = {
+    name: 'buggy_once_retired',
+    description: 'a tool with a bug',
+    keywords: ['orbits'],
+    danger: 'safe',
+    capabilities: [],
+    input: z.object({}),
+    scoring: { kind: 'core', base: () => (forgotten.length > 0 ? 1 : 0) },
+    propose: () => ({}),
+    execute: () => {
+      throw new TypeError('a bug in the tool');
+    },
+  };
+  const scheduler = new VirtualTimeScheduler();
+  const agent = createTestAgent(scheduler, { mind: new Mind({ config: { ...defaultMindConfig(), finishedGoalsKept: 0 }, tools: [...builtinTools(), buggy] }), config: { maxCycles: 4 } });
+  agent.mind.registerExtension(failing);
+  agent.mind.registerExtension(telling);
+  const events: AgentEvent[] = [];
+  const input = [factStimulus('Mars', 'has moon', 'Phobos'), goalStimulus('Find moons of Mars'), goalStimulus('Map the orbits of Jupiter')];
+  agentEvents(agent, { inputs: [from(input)] }).pipe(take(500)).subscribe((e) => events.push(e));
+  await flushSettled(scheduler);
+  const errors = events.filter((e) => e.kind === 'error');
+  const rolledBackAt = errors.findIndex((e) => e.rolledBack);
+  t.true(rolledBackAt >= 0, 'the pass that retired goal-1 rolled back');
+  t.like(errors.slice(0, rolledBackAt), [{ severity: 'critical', message: 'mind extension "brittle" failed to forget retired goal goal-1: cannot forget goal-1', rolledBack: false }]);
+  t.false(ids(agent.mind).includes('goal-1'), 'the goal stays retired');
 });
