@@ -67,9 +67,20 @@ export function beginCycle(runtime: Runtime, signal: Signal): Cycle {
   return cycle;
 }
 
-/** Appends an event to the pass, stamped with the current cycle and scheduler time. */
+/**
+ * Appends an event to the pass, stamped with its kind, the current cycle and
+ * scheduler time. The stamp wins over a body's own `kind`, `cycle` or `at`
+ * (the types forbid them, a JS caller may pass them); the stamp's keys stay first.
+ */
 export function record<K extends EventKind>(runtime: Runtime, cycle: Cycle, kind: K, body: EventBody<K>): void {
-  cycle.events.push({ kind, cycle: runtime.mind.cycle, at: runtime.now(), ...body } as Draft);
+  const stamped = runtime.mind.cycle;
+  const at = runtime.now();
+  const draft = { kind, cycle: stamped, at, ...body } as Draft<K>;
+  // Assigned again, in their places: a body's own kind, cycle or at spread over them.
+  draft.kind = kind;
+  draft.cycle = stamped;
+  draft.at = at;
+  cycle.events.push(draft as Draft);
 }
 
 /** Marks a pass as vetoed before act (a user operator's or a skill's veto). */

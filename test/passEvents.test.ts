@@ -9,10 +9,11 @@ import { SqliteStore } from '../sinks/sqliteStore.js';
 import type { EventRow } from '../sinks/storeSchema.js';
 import { AgentConfig } from '../streams/config.js';
 import { createAgent } from '../streams/createAgent.js';
-import type { Cycle } from '../streams/cycle.js';
+import { record, type Cycle } from '../streams/cycle.js';
 import type { AgentEvent } from '../streams/events.js';
 import { eventFromRow, replaySession } from '../streams/replay.js';
 import { Persistence } from '../streams/session.js';
+import { goalSignal, runOnVirtualTime } from './mindFixtures.js';
 
 test('an entry a watcher leaves in a pass\'s events that is no event becomes a critical error naming it, and every event of the run is stored', async (t) => {
   const db = join(mkdtempSync(join(tmpdir(), 'ooda-pass-events-')), 'junk.db');
@@ -76,4 +77,22 @@ test('an event with no JSON form (a BigInt, a circular value a custom stage reco
   t.deepEqual(stored, stdout.trimEnd().split('\n'), 'the store holds what stdout printed');
   const replayed = await replaySession(store, 'unwritable', { watchers: [unwritable] });
   t.like(replayed, { identical: true }, JSON.stringify(replayed));
+});
+
+test('record stamps an event with the current cycle, time and the kind it is given: a body\'s own cycle, at or kind (from a JS caller) does not override them', (t) => {
+  const { events } = runOnVirtualTime([goalSignal('Find moons of Mars')], {
+    config: { maxCycles: 2 },
+    cycle: (stages, runtime) => (cycle$) =>
+      cycle$.pipe(
+        stages.observe,
+        tap((cycle) => record(runtime, cycle, 'warning', { message: 'stamped', cycle: 999, at: -5, kind: 'action' } as never)),
+      ),
+  });
+  const stamped = events.filter((e) => (e as { message?: string }).message === 'stamped');
+  t.true(stamped.length > 0);
+  for (const event of stamped) {
+    t.is(event.kind, 'warning', 'the kind is the one given');
+    t.true(event.cycle >= 0 && event.cycle <= 2, `cycle ${event.cycle} is the mind's`);
+    t.true(event.at >= 0, `at ${event.at} is the scheduler's`);
+  }
 });
