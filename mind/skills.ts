@@ -11,11 +11,12 @@
  * action as the verifiers before it left it, until one rejects. A skill that
  * throws is isolated: the error is reported and the other skills carry on.
  * So is one that proposes or substitutes an input that is not JSON (a
- * BigInt, a circular structure): the input is left as it was.
+ * BigInt, a circular structure): the input is left as it was. An input a
+ * skill gives is taken as a frozen copy (mind/jsonCopy.ts).
  */
 import { describeValue, showValue } from './describeValue.js';
 import type { Goal } from './goals.js';
-import { jsonProblem } from './jsonProblem.js';
+import { frozenJsonCopy } from './jsonCopy.js';
 import { isObjectLiteral } from './objectLiteral.js';
 import { isPromiseMisuse, promiseMisuseMessage } from './promiseMisuse.js';
 import type { Mind } from './mind.js';
@@ -157,16 +158,15 @@ export class SkillRegistry {
         review.errors.push({ skill: skill.name, phase: 'propose', message: promiseMisuseMessage('propose', 'the input (or undefined)') });
         continue;
       }
-      const notJson = proposed.ok && proposed.value !== undefined ? jsonProblem(proposed.value) : undefined;
-      if (notJson !== undefined) {
-        review.errors.push({ skill: skill.name, phase: 'propose', message: `${INPUT_MUST_BE_JSON}${notJson}; the input is left as it was` });
+      if (!proposed.ok || proposed.value === undefined) continue;
+      const json = frozenJsonCopy(proposed.value);
+      if ('problem' in json) {
+        review.errors.push({ skill: skill.name, phase: 'propose', message: `${INPUT_MUST_BE_JSON}${json.problem}; the input is left as it was` });
         continue;
       }
-      if (proposed.ok && proposed.value !== undefined) {
-        review.action = { ...review.action, input: proposed.value };
-        review.changes.push({ skill: skill.name, kind: 'propose', reason: 'proposed the input' });
-        break;
-      }
+      review.action = { ...review.action, input: json.copy };
+      review.changes.push({ skill: skill.name, kind: 'propose', reason: 'proposed the input' });
+      break;
     }
     for (const skill of triggered) {
       if (!skill.verify) continue;
@@ -177,12 +177,14 @@ export class SkillRegistry {
         review.rejected = { skill: skill.name, reason: reasonOf(v) };
         break;
       }
-      const notJson = v?.verdict === 'replace' ? jsonProblem(v.input) : undefined;
-      if (notJson !== undefined) {
-        review.errors.push({ skill: skill.name, phase: 'verify', message: `${INPUT_MUST_BE_JSON}${notJson}; the input is left as it was` });
-      } else if (v?.verdict === 'replace') {
-        review.action = { ...review.action, input: v.input };
-        review.changes.push({ skill: skill.name, kind: 'replace', reason: reasonOf(v) });
+      if (v?.verdict === 'replace') {
+        const json = frozenJsonCopy(v.input);
+        if ('problem' in json) {
+          review.errors.push({ skill: skill.name, phase: 'verify', message: `${INPUT_MUST_BE_JSON}${json.problem}; the input is left as it was` });
+        } else {
+          review.action = { ...review.action, input: json.copy };
+          review.changes.push({ skill: skill.name, kind: 'replace', reason: reasonOf(v) });
+        }
       } else if (v?.verdict !== 'approve') {
         review.errors.push({ skill: skill.name, phase: 'verify', message: notAVerdict(v) });
       }

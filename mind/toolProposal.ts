@@ -5,8 +5,10 @@
  * returns a promise (an async function): the input must be there at once.
  * And so is an input that is not JSON (a BigInt, a cycle of references):
  * the decision event, the store and the loop detector all serialise it.
+ * The input is a frozen copy (see {@link frozenJsonCopy}): a tool that
+ * proposes by updating one object it keeps does not rewrite earlier events.
  */
-import { jsonProblem } from './jsonProblem.js';
+import { frozenJsonCopy } from './jsonCopy.js';
 import { isPromiseMisuse, promiseMisuseMessage } from './promiseMisuse.js';
 import { ToolFailure, type ProposalContext, type Tool } from './tool.js';
 
@@ -18,7 +20,7 @@ export function proposeInput(tool: Tool, context: ProposalContext): unknown {
     throw new ToolFailure(tool.name, `propose failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   if (isPromiseMisuse(input)) throw new ToolFailure(tool.name, `propose failed: ${promiseMisuseMessage('propose', 'the input')}`);
-  const problem = jsonProblem(input);
-  if (problem !== undefined) throw new ToolFailure(tool.name, `propose failed: the input must be JSON (it is recorded in the decision event and the store), but ${problem}`);
-  return input;
+  const json = frozenJsonCopy(input);
+  if ('problem' in json) throw new ToolFailure(tool.name, `propose failed: the input must be JSON (it is recorded in the decision event and the store), but ${json.problem}`);
+  return json.copy;
 }

@@ -1,7 +1,7 @@
 /**
- * Runs a decided tool: validates the input against the tool's zod schema
- * first (a missing parameter is a clear tool error, never a crash), then
- * executes it. A result that is a thenable (a Promise or any object with a
+ * Runs a decided tool: validates (its own copy of) the input against the
+ * tool's zod schema first (a missing parameter is a clear tool error, never a
+ * crash), then executes it. A result that is a thenable (a Promise or any object with a
  * `then` method) is adopted as a Promise, so act awaits it (and times it out)
  * like any asynchronous tool.
  *
@@ -28,7 +28,7 @@ import { toolOutputProblem } from './toolOutputCheck.js';
 export function runTool(decision: Decision, ctx: ToolContext): ToolOutput | Promise<ToolOutput> {
   const tool = ctx.mind.tools.get(decision.tool);
   if (!tool) throw new ToolFailure(decision.tool, 'no such tool is registered');
-  const parsed = tool.input.safeParse(decision.input);
+  const parsed = tool.input.safeParse(ownCopy(decision.input));
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const where = issue.path.length ? issue.path.join('.') : 'input';
@@ -51,6 +51,22 @@ export function runTool(decision: Decision, ctx: ToolContext): ToolOutput | Prom
     );
   }
   return checkOutput(tool.name, result, ctx.mind.questions);
+}
+
+/**
+ * The tool's own copy of the decided input: the decision's input is recorded
+ * in the `decision` and `action` events (and frozen, when proposed), and zod
+ * hands an `unknown` or `any` part on as it is, so a tool that changes its
+ * input in place would otherwise change those events. An input that cannot
+ * be cloned (a function a custom operator put in) is handed on as it is.
+ */
+function ownCopy(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null) return input;
+  try {
+    return structuredClone(input);
+  } catch {
+    return input;
+  }
 }
 
 /** Errors that signal a bug rather than a failing tool (not SyntaxError: seed 004 keeps state on a syntax error). */

@@ -6,6 +6,7 @@
  */
 import test from 'ava';
 import { z } from 'zod';
+import { Mind } from '../mind/mind.js';
 import type { Tool } from '../mind/tool.js';
 import { goalSignal, runOnVirtualTime } from './mindFixtures.js';
 
@@ -44,4 +45,33 @@ test('a destructive command proposed in an input object used before is vetoed, n
   t.is(actions[0]!.status, 'ok');
   t.like(actions[1], { status: 'vetoed' });
   t.regex(actions[1]!.summary, /rm -rf|recursive/);
+});
+
+test('an event keeps the input as it was decided: neither a tool reusing its input object nor one changing its input in place rewrites earlier events', (t) => {
+  const input = { step: '', nested: { touched: false } };
+  let proposals = 0;
+  const tool: Tool<{ step: string; nested: unknown }> = {
+    name: 'stepper',
+    description: 'steps',
+    keywords: ['step'],
+    danger: 'safe',
+    capabilities: [],
+    input: z.object({ step: z.string(), nested: z.unknown() }),
+    scoring: { kind: 'core', base: () => 0.9 },
+    propose() {
+      input.step = `step ${proposals++}`;
+      return input;
+    },
+    execute(given) {
+      (given.nested as { touched: boolean }).touched = true;
+      return { ok: true, summary: `ran ${given.step}` };
+    },
+  };
+  const { events } = runOnVirtualTime([goalSignal('keep stepping', { criteria: 'zzqx', stallThreshold: 100 })], {
+    mind: new Mind({ tools: [tool] }),
+    config: { maxCycles: 3, loopDetection: { enabled: false } },
+  });
+  const recorded = events.flatMap((e) => (e.kind === 'decision' || e.kind === 'action' ? [[e.kind, e.input]] : []));
+  const expected = [0, 1, 2].flatMap((n) => ['decision', 'action'].map((kind) => [kind, { step: `step ${n}`, nested: { touched: false } }]));
+  t.deepEqual(recorded, expected);
 });
