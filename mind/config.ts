@@ -26,6 +26,8 @@ export const MindConfig = z.object({
     finishedGoalsKept: z.number().int().nonnegative().default(100),
     /** Episodes kept in episodic memory; the oldest past it are retired (they leave recall), so a long run stays bounded. */
     episodesKept: z.number().int().nonnegative().default(1_000),
+    /** Documents kept in the library (library_search); the oldest past it are retired, so a long run's library and snapshots stay bounded. */
+    documentsKept: z.number().int().nonnegative().default(100),
     tools: z
       .object({
         /** shell_exec runs nothing unless this is true. */

@@ -7,7 +7,8 @@
  * A passage's score for a query combines keyword overlap (query words widened
  * by synonyms, stemmed) with hypervector similarity between the query and the
  * passage (each encoded as the bundle of its words). Passage vectors are
- * computed on first search and cached; they are not part of the state.
+ * computed on first search and cached; they are not part of the state. The
+ * library keeps the newest `documentsKept` documents (see `retireOldest`).
  */
 import { z } from 'zod';
 import { similarity, type Hypervector, type HypervectorSpace } from './hypervector.js';
@@ -101,6 +102,15 @@ export class Library implements MindExtension {
       scored.push({ documentId: passage.documentId, source: passage.source, text: passage.text, score: Math.round(score * 1000) / 1000 });
     }
     return scored.sort((a, b) => b.score - a.score).slice(0, k);
+  }
+
+  /** Retires the oldest documents past `kept`, with their passages (between passes: see `Mind.checkpoint`; not journaled). */
+  retireOldest(kept: number): void {
+    const count = this.documents.length - kept;
+    if (count <= 0) return;
+    const gone = new Set(this.documents.slice(0, count).map((d) => d.id));
+    this.documents = this.documents.slice(count);
+    this.passages = this.passages.filter((p) => !gone.has(p.documentId));
   }
 
   toJSON(): LibraryDocument[] {

@@ -234,7 +234,8 @@ export class Mind {
    * Marks the state a signal entered with (see `rollback`). First retires the
    * goals that finished longest ago, past `finishedGoalsKept`, with their
    * decision history and what extensions keep for them (their plans), and the
-   * oldest episodes past `episodesKept`: done here, between passes, so no
+   * oldest episodes past `episodesKept` and library documents past
+   * `documentsKept`: done here, between passes, so no
    * rollback brings them back, and a long run's state stays bounded. Their
    * events stay in the store. An extension whose `forgetGoal` throws does not
    * stop the rest (the goal is retired all the same, the checkpoint is
@@ -255,6 +256,7 @@ export class Mind {
       }
     }
     this.episodes.retireOldest(this.config.episodesKept);
+    this.library.retireOldest(this.config.documentsKept);
     this.journal.checkpoint();
     return failures ?? NO_FAILURES;
   }
