@@ -225,11 +225,19 @@ export class WorkingMemory {
     return { capacity: this.capacity, nextId: this.nextId, entries: this.entries.map((e) => ({ ...e, symbols: [...e.symbols] })) };
   }
 
+  /**
+   * Replaces the entries with saved ones. A state saved under a larger
+   * capacity (resumed with a smaller `workingMemoryCapacity`) is cut to this
+   * one as a full memory evicts; else it stayed over capacity for good, each
+   * new entry evicting one. (The evictions' undo records are dropped by the
+   * checkpoint the mind takes after loading.)
+   */
   load(json: { nextId: number; entries: MemoryEntry[] }): void {
     this.entries = json.entries.map((e) => ({ ...e, symbols: [...e.symbols] })).sort((a, b) => a.id - b.id);
     this.nextId = Math.max(json.nextId, (this.entries.at(-1)?.id ?? 0) + 1);
     this.keyed.clear();
     for (const e of this.entries) if (e.key !== undefined) this.keyed.set(e.key, e);
+    while (this.entries.length > this.capacity) this.evictOne();
     this.generation++;
   }
 }

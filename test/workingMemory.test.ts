@@ -1,6 +1,8 @@
 import test from 'ava';
 import fc from 'fast-check';
+import { defaultMindConfig } from '../mind/config.js';
 import { Journal } from '../mind/journal.js';
+import { Mind } from '../mind/mind.js';
 import { WorkingMemory, type MemoryEntry } from '../mind/workingMemory.js';
 
 /** What newestWhere must return, computed the plain way: filter everything, keep the newest n. */
@@ -111,4 +113,18 @@ test('newestWhere tests each entry once per key, however often it is asked', (t)
   memory.push({ content: 'note 10', symbols: [], kind: 'Observation', at: 0, relevance: 0.2 }, 0);
   t.deepEqual(memory.newestWhere(key, even, 3).map((e) => e.content), ['note 6', 'note 8', 'note 10']);
   t.is(tests, 11);
+});
+
+test('a mind resumed with a smaller workingMemoryCapacity cuts its restored memory to it, evicting as a full memory does', (t) => {
+  const saved = new Mind();
+  for (let i = 0; i < 30; i++) saved.remember({ content: `entry ${i}`, symbols: [], kind: 'Observation', at: 0, relevance: i % 10 === 0 ? 0.1 : 0.5 });
+  const resumed = Mind.fromJSON(JSON.parse(JSON.stringify(saved.toJSON())), { config: { ...defaultMindConfig(), workingMemoryCapacity: 20 } });
+  t.is(resumed.memory.size, 20);
+  t.true(resumed.memory.pressure <= 1);
+  // The low-relevance entries go first (0, 10, 20), then the oldest.
+  t.deepEqual(resumed.memory.all().map((e) => e.content), Array.from({ length: 30 }, (_, i) => i).filter((i) => i % 10 !== 0).slice(7).map((i) => `entry ${i}`));
+  resumed.remember({ content: 'one more', symbols: [], kind: 'Observation', at: 0, relevance: 0.5 });
+  t.is(resumed.memory.size, 20, 'and stays at it');
+  resumed.rollback();
+  t.is(resumed.memory.size, 20, 'a rollback does not bring the evicted entries back');
 });
