@@ -189,16 +189,16 @@ export function recoverFrom(runtime: Runtime, cycle: Cycle, error: unknown, { re
     rolledBack = true;
     // Only a bug inside the decided tool counts against it; a bug elsewhere in the cycle blames no tool.
     const decision = error instanceof ToolBug && cycle.goal ? cycle.decision : undefined;
-    const decisions = decision ? cycle.events.filter((e) => e.kind === 'decision') : [];
-    // Kept: what was taken in, and the errors already reported on the pass (an extension that failed to forget a retired goal, a failed skill, an onEnter hook's): reports, not state.
-    const kept = cycle.events.filter((e) => e.kind === 'perceived' || e.kind === 'error');
+    // Kept, in order: what was taken in, the errors already reported on the pass (an extension that failed to forget a retired goal, a failed skill, an onEnter hook's: reports, not state) and a blamed tool's decisions.
+    const kept = cycle.events.filter((e) => e.kind === 'perceived' || e.kind === 'error' || (!!decision && e.kind === 'decision'));
+    const decided = decision ? kept.findIndex((e) => e.kind === 'decision') : -1;
     cycle.events.length = 0;
-    cycle.events.push(...kept);
+    cycle.events.push(...(decided < 0 ? kept : kept.slice(0, decided)));
     delete cycle.outcome;
     if (decision) {
       const attempt = countRolledBackAttempt(runtime.mind, decision, message, runtime.now);
       recordPlanChanges(runtime, cycle, attempt.planChanges);
-      cycle.events.push(...decisions);
+      if (decided >= 0) cycle.events.push(...kept.slice(decided));
       recordOutcome(runtime, cycle, decision, { kind: 'failed', error: message }, attempt.outcome);
     } else {
       delete cycle.decision;

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { map, pipe } from 'rxjs';
 import { Mind } from '../mind/mind.js';
+import type { Skill } from '../mind/skills.js';
 import type { Tool } from '../mind/tool.js';
 import { builtinTools } from '../mind/tools/index.js';
 import type { AgentEvent } from '../streams/events.js';
@@ -128,4 +129,18 @@ test('a bug in an operator between stages blames no tool: no failed action, no t
   t.is(count(events, 'action'), 0, 'no tool ran, none is reported as failed');
   t.is(count(events, 'decision'), 0, 'the rolled-back decisions are not reported');
   t.is(count(events, 'intervention'), 0);
+});
+
+test('a skill error reported before a tool\'s bug is kept through the rollback, after the decision it was about', (t) => {
+  const failing: Skill = {
+    name: 'brittle_check',
+    trigger: () => true,
+    verify: () => {
+      throw new Error('the check broke');
+    },
+  };
+  const events = runBounded({ mind: new Mind({ tools: [buggy] }), skills: [failing], config: { maxCycles: 1 } });
+  const pass = events.filter((e) => ['decision', 'action', 'error'].includes(e.kind)).map((e) => (e.kind === 'error' ? `${e.kind} ${e.severity}` : e.kind));
+  t.deepEqual(pass, ['decision', 'error transient', 'action', 'error critical']);
+  t.like(events.find((e) => e.kind === 'error'), { message: 'skill "brittle_check" failed in verify: the check broke', skill: 'brittle_check' });
 });
