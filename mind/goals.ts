@@ -77,9 +77,9 @@ export interface NewGoal {
  * The agent's goals, in creation order. Active and suspended goals are also
  * indexed, so the per-cycle questions (focus, active goals, goals waiting on
  * an intervention) cost the number of such goals, not of every goal ever made.
- * Finished goals (completed or failed) are indexed in the order they finished,
- * so the oldest can be retired (`retireFinished`) and the book stays bounded
- * on a long run.
+ * Finished goals (completed or failed) are indexed in the order they finished
+ * (saved with the mind), so the oldest can be retired (`retireFinished`) and
+ * the book stays bounded on a long run.
  */
 export class GoalBook {
   private readonly goals = new Map<string, Goal>();
@@ -87,7 +87,7 @@ export class GoalBook {
   private readonly rank = new Map<Goal, number>();
   private nextRank = 0;
   private readonly byStatus: Record<'Active' | 'Suspended', Set<Goal>> = { Active: new Set(), Suspended: new Set() };
-  /** Completed and failed goals, in the order they finished (creation order for goals loaded finished). */
+  /** Completed and failed goals, in the order they finished. */
   private readonly finished = new Set<Goal>();
   private digestSum = 0;
 
@@ -237,7 +237,13 @@ export class GoalBook {
     return this.all().map((g) => ({ ...g, childIds: [...g.childIds], matched: [...g.matched] }));
   }
 
-  load(goals: Goal[]): void {
+  /**
+   * Replaces the goals with saved ones. `finishedOrder` (ids, as
+   * {@link finishedInOrder} gave them) restores the order finished goals are
+   * retired in; finished goals it does not name (a state saved without it)
+   * follow in creation order.
+   */
+  load(goals: Goal[], finishedOrder: readonly string[] = []): void {
     this.goals.clear();
     this.rank.clear();
     this.byStatus.Active.clear();
@@ -245,6 +251,13 @@ export class GoalBook {
     this.finished.clear();
     this.digestSum = 0;
     for (const goal of goals) this.insert({ ...goal, childIds: [...goal.childIds], matched: [...goal.matched] });
+    const loaded = [...this.finished];
+    this.finished.clear();
+    for (const id of finishedOrder) {
+      const goal = this.goals.get(id);
+      if (goal && this.withStatus(goal.status) === this.finished) this.finished.add(goal);
+    }
+    for (const goal of loaded) this.finished.add(goal);
   }
 
   private insert(goal: Goal): void {

@@ -43,6 +43,8 @@ export const MindState = z.object({
   cycle: z.number().int().nonnegative(),
   paused: z.boolean(),
   goals: z.array(Goal),
+  /** The finished goals' ids in the order they finished (the order they are retired in); a state without it retires them in creation order. */
+  goalsFinished: z.array(z.string()).default([]),
   memory: z.object({ capacity: z.number().int().positive(), nextId: z.number().int(), entries: z.array(MemoryEntry) }),
   episodes: z.array(Episode),
   /** Episodes retired before those in `episodes` (see `episodesKept`). */
@@ -303,6 +305,7 @@ export class Mind {
       cycle: this.cycleCount,
       paused: this.isPaused,
       goals: this.goals.toJSON(),
+      goalsFinished: this.goals.finishedInOrder().map((goal) => goal.id),
       memory: this.memory.toJSON(),
       episodes: this.episodes.toJSON(),
       episodesRetired: this.episodes.stored - this.episodes.size,
@@ -344,7 +347,7 @@ export class Mind {
   private load(state: MindState): void {
     this.cycleCount = state.cycle;
     this.isPaused = state.paused;
-    this.goals.load(state.goals);
+    this.goals.load(state.goals, state.goalsFinished);
     this.memory.load(state.memory);
     this.episodes.load(state.episodes, state.episodesRetired);
     this.graph.load(state.graph);

@@ -148,3 +148,17 @@ test('an extension\'s failure to forget a retired goal is still reported when th
   t.like(errors.slice(0, rolledBackAt), [{ severity: 'critical', message: 'mind extension "brittle" failed to forget retired goal goal-1: cannot forget goal-1', rolledBack: false }]);
   t.false(ids(agent.mind).includes('goal-1'), 'the goal stays retired');
 });
+
+test('a restored mind retires the goals that finished longest ago, as the saved one would: the finishing order is saved with it', (t) => {
+  const mind = mindKeeping(1);
+  const [first, second] = [mind.addGoal({ description: 'goal a' }), mind.addGoal({ description: 'goal b' })];
+  // Finished out of creation order: the second goal first.
+  mind.goals.update(second!, { status: 'Completed' });
+  mind.goals.update(first!, { status: 'Failed' });
+  const resumed = Mind.fromJSON(JSON.parse(JSON.stringify(mind.toJSON())), { config: mind.config });
+  t.deepEqual(resumed.goals.finishedInOrder().map((g) => g.id), [second!.id, first!.id]);
+  mind.checkpoint();
+  resumed.checkpoint();
+  t.deepEqual(ids(resumed), ids(mind));
+  t.deepEqual(ids(resumed), [first!.id], 'the goal that finished last is kept');
+});
