@@ -155,6 +155,27 @@ export function registerEach<T>(name: string, items: readonly T[], register: (it
   });
 }
 
+/** Every option createAgent takes (the record makes the compiler name one added to {@link AgentOptions} and not here). */
+const OPTION_KEYS = Object.keys({
+  config: true, scheduler: true, session: true, mind: true, tools: true, cycle: true, watchers: true,
+  skills: true, psyche: true, commands: true, firstSeq: true, replaying: true, onEnter: true,
+} satisfies Record<keyof AgentOptions, true>);
+
+/**
+ * The options as a whole: an object whose keys are all options, else a
+ * TypeError naming the key, so a misspelt `tool: [weather]` or `watcher` is
+ * not silently left out (`createAgent takes no option "tool" (it takes …)`),
+ * as `run()` refuses a source it does not take.
+ */
+export function checkOptionKeys(options: AgentOptions): void {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`createAgent takes an object of options (${OPTION_KEYS.join(', ')}) (got ${describeValue(options)})`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!OPTION_KEYS.includes(key)) throw new TypeError(`createAgent takes no option ${JSON.stringify(key)} (it takes ${OPTION_KEYS.join(', ')})`);
+  }
+}
+
 /**
  * The single-valued options (`scheduler`, `session`, `mind`, `cycle`,
  * `firstSeq`, `replaying`, `onEnter`), each checked for its kind; throws a

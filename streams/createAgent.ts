@@ -18,8 +18,9 @@
  * result is discarded.
  *
  * Options are checked at once: a bad one throws, naming it (`watchers[0] is
- * not a function (got 42)`, `scheduler must be a SchedulerLike …`, or a
- * ConfigError for `config`; see streams/agentOptions.ts).
+ * not a function (got 42)`, `scheduler must be a SchedulerLike …`, a
+ * misspelt `createAgent takes no option "tool" …`, or a ConfigError for
+ * `config`; see streams/agentOptions.ts).
  *
  * A pass happens at one instant: while it runs, `runtime.now()` is the time it
  * began (a rejected line's pass: when the line was perceived), so its events
@@ -72,7 +73,7 @@ import { reflect } from '../operators/reflect.js';
 import { stamp } from '../operators/stamp.js';
 import { verify } from '../operators/verify.js';
 import { builtinCommands } from './commands.js';
-import { checkScalarOptions, commandsOption, configOption, cycleOperator, listOption, registerEach, type AgentOptions, type AgentSources, type Entering, type Stages } from './agentOptions.js';
+import { checkOptionKeys, checkScalarOptions, commandsOption, configOption, cycleOperator, listOption, registerEach, type AgentOptions, type AgentSources, type Entering, type Stages } from './agentOptions.js';
 import { passEvents } from './passEvents.js';
 import { SourceAdmission } from './sourceEntries.js';
 import { checkSources } from './sourcesCheck.js';
@@ -155,6 +156,7 @@ function rejectionPass(rejected: Draft<'rejected'>): Cycle {
 }
 
 export function createAgent(options: AgentOptions = {}): Agent {
+  checkOptionKeys(options);
   checkScalarOptions(options);
   const config = configOption(options.config);
   const watcherOptions = listOption('watchers', options.watchers, 'a function', (w) => typeof w === 'function');

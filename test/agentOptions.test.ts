@@ -122,6 +122,16 @@ test('the other options are checked for their kind, naming the option, before an
   t.notThrows(create({ scheduler: new VirtualTimeScheduler(), session: 's', mind: new Mind(), cycle: () => (c: unknown) => c, firstSeq: 7, replaying: false, onEnter: () => undefined }));
 });
 
+test('an option createAgent does not take (a misspelt tools) is refused, naming it, rather than silently left out; so are options that are no object', (t) => {
+  const takes = 'config, scheduler, session, mind, tools, cycle, watchers, skills, psyche, commands, firstSeq, replaying, onEnter';
+  t.throws(create({ tool: [] }), { instanceOf: TypeError, message: `createAgent takes no option "tool" (it takes ${takes})` });
+  t.throws(create({ config: {}, watcher: [] }), { message: `createAgent takes no option "watcher" (it takes ${takes})` });
+  for (const [options, what] of [[null, 'null'], [5, '5'], [[], 'an array']] as const) {
+    t.throws(() => createAgent(options as never), { instanceOf: TypeError, message: `createAgent takes an object of options (${takes}) (got ${what})` });
+  }
+  t.notThrows(create({ tools: undefined, session: 's' }), 'an option left undefined takes its default');
+});
+
 test('run() checks its sources, naming the one that is wrong, and leaves the agent free to run again', (t) => {
   const scheduler = new VirtualTimeScheduler();
   const agent = createTestAgent(scheduler);
