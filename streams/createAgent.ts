@@ -118,7 +118,8 @@ export interface Agent {
    * once connected, and takes in nothing but the signals injected before.
    * Returns true when it stopped a run; false when there was none to stop (no
    * `run()` yet, the last run's stream has completed, or the run is already
-   * stopping), when it does nothing: a later `run()` is not affected.
+   * stopping), when it does nothing: a later `run()` is not affected. A
+   * reason that is not a string (an Error) throws a TypeError and stops nothing.
    */
   stop(reason?: string): boolean;
   /**
@@ -443,7 +444,11 @@ export function createAgent(options: AgentOptions = {}): Agent {
     session,
     skills,
     run,
-    stop: (reason = 'stopped') => stopRun(reason),
+    stop: (reason = 'stopped') => {
+      // An Error or a number would become the `stopped` event's reason as is: `{}` in the NDJSON and the store, the reason lost.
+      if (typeof reason !== 'string') throw new TypeError(`agent.stop: reason must be a string (got ${describeValue(reason)})`);
+      return stopRun(reason);
+    },
     inject: (value) => {
       const admitted = admitInjected(value, runtime.commands);
       return injectEntering(admitted.ok ? { signal: admitted.signal } : perceived({ source: 'inject', problem: admitted.reason })) && admitted.ok;

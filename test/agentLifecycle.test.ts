@@ -56,6 +56,19 @@ test('agent.stop() stops a live run once: true, then false while it drains and a
   t.false(agent.stop('after'));
 });
 
+test('agent.stop() with a reason that is not a string (an Error) throws, naming it, and stops nothing: the run goes on and ends with its own reason', (t) => {
+  const scheduler = new VirtualTimeScheduler();
+  const agent = createTestAgent(scheduler, { config: { maxCycles: 2, stallThreshold: 1_000_000 } });
+  const events: AgentEvent[] = [];
+  const events$ = agent.run({ inputs: [of(goalStimulus('Find zzqx', { criteria: 'zzqx' }))] });
+  events$.subscribe((e) => events.push(e));
+  events$.connect();
+  t.throws(() => agent.stop(new Error('disk full') as never), { instanceOf: TypeError, message: 'agent.stop: reason must be a string (got an object)' });
+  t.throws(() => agent.stop(5 as never), { instanceOf: TypeError, message: 'agent.stop: reason must be a string (got 5)' });
+  scheduler.flush();
+  t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'max cycles reached', cycles: 2 });
+});
+
 test('agent.stop() between run() and connect() stops that run: once connected it starts, takes in only what was injected before, and stops', async (t) => {
   const agent = createTestAgent(asyncScheduler, { config: { stallThreshold: 1_000_000 } });
   const source = new Subject<Stimulus>();
