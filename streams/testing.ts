@@ -27,6 +27,8 @@
  */
 import { map, Observable, type OperatorFunction, type SchedulerLike, type VirtualTimeScheduler } from 'rxjs';
 import { TestScheduler, type RunHelpers } from 'rxjs/testing';
+import { describeValue } from '../mind/describeValue.js';
+import { checkNumberOption, wholeNumber } from '../mind/optionCheck.js';
 import { createAgent, type Agent, type AgentOptions, type AgentSources } from './createAgent.js';
 import type { AgentEvent } from './events.js';
 import type { Stimulus } from './signals.js';
@@ -101,8 +103,17 @@ export function pick<K extends string>(...keys: K[]): OperatorFunction<AgentEven
  * tool's result arrives at the virtual time it started, as a fast tool's does
  * on real time; a tool that never settles still times out at `toolTimeoutMs`.
  * At most `maxSteps` (1 000 000) steps: a run that never ends is an error.
+ * A scheduler that is no virtual-time one (asyncScheduler: there is nothing to
+ * flush) and a `maxSteps` that is no whole number ≥ 1 (NaN would lift the
+ * bound) are refused with a TypeError or RangeError naming them.
  */
-export async function flushSettled(scheduler: VirtualTimeScheduler, { maxSteps = 1_000_000 } = {}): Promise<void> {
+export async function flushSettled(scheduler: VirtualTimeScheduler, options: { maxSteps?: number } = {}): Promise<void> {
+  const virtual = scheduler as Partial<VirtualTimeScheduler> | null;
+  if (typeof virtual?.frame !== 'number' || typeof virtual.maxFrames !== 'number' || !Array.isArray(virtual.actions)) {
+    throw new TypeError(`flushSettled: expected a VirtualTimeScheduler (with frame, maxFrames and its actions), got ${describeValue(scheduler)}`);
+  }
+  checkNumberOption('flushSettled', 'maxSteps', options.maxSteps, wholeNumber(1), 'a whole number of steps ≥ 1');
+  const { maxSteps = 1_000_000 } = options;
   for (let step = 0; ; step++) {
     await new Promise<void>((resolve) => setImmediate(resolve));
     const action = scheduler.actions[0];

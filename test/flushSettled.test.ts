@@ -1,5 +1,6 @@
 import test from 'ava';
-import { from, VirtualTimeScheduler } from 'rxjs';
+import { asyncScheduler, from, VirtualTimeScheduler } from 'rxjs';
+import { heartbeat } from '../sources/heartbeat.js';
 import type { Tool } from '../mind/tool.js';
 import type { AgentEvent } from '../streams/events.js';
 import { agentEvents, createTestAgent, flushSettled, goalStimulus } from '../streams/testing.js';
@@ -40,4 +41,20 @@ test('flushSettled: a tool that never settles still times out at toolTimeoutMs o
   const { events, done } = await run(weather(() => new Promise(() => undefined)));
   t.true(done);
   t.like(events.find((e) => e.kind === 'action'), { status: 'failed', summary: 'weather_lookup: timed out after 30000 ms' });
+});
+
+test('flushSettled: maxSteps bounds a run that never ends, and a maxSteps or scheduler it cannot use is refused, naming it, instead of lifting the bound or flushing nothing', async (t) => {
+  const endless = (): VirtualTimeScheduler => {
+    const scheduler = new VirtualTimeScheduler();
+    agentEvents(createTestAgent(scheduler), { ambient: [heartbeat(1000, scheduler)], keepAlive: true }).subscribe();
+    return scheduler;
+  };
+  await t.throwsAsync(flushSettled(endless(), { maxSteps: 20 }), { message: /^flushSettled: still running after 20 steps \(virtual time \d+\)$/ });
+  for (const [maxSteps, got] of [[NaN, 'NaN'], [0, '0'], [2.5, '2.5']] as const) {
+    const scheduler = endless();
+    await t.throwsAsync(flushSettled(scheduler, { maxSteps }), { instanceOf: RangeError, message: `flushSettled maxSteps: expected a whole number of steps ≥ 1, got ${got}` });
+    t.is(scheduler.frame, 0, 'nothing ran');
+  }
+  await t.throwsAsync(flushSettled(endless(), { maxSteps: '20' as never }), { instanceOf: TypeError, message: 'flushSettled maxSteps: expected a whole number of steps ≥ 1, got "20"' });
+  await t.throwsAsync(flushSettled(asyncScheduler as never), { instanceOf: TypeError, message: 'flushSettled: expected a VirtualTimeScheduler (with frame, maxFrames and its actions), got an object' });
 });
