@@ -28,3 +28,10 @@ for (const [name, source] of Object.entries(sources)) {
     t.pass();
   });
 }
+
+test('sensor refuses a blank name or a read that is no function at once, naming it, instead of a rejected or an error reading every period for as long as the agent runs', (t) => {
+  t.throws(() => sensor('', () => 1, 1000), { instanceOf: TypeError, message: 'sensor: name must be a non-empty string, got ""' });
+  t.throws(() => sensor(' ', () => 1, 1000), { instanceOf: TypeError, message: 'sensor: name must be a non-empty string, got " "' });
+  t.throws(() => sensor(7 as never, () => 1, 1000), { instanceOf: TypeError, message: 'sensor: name must be a non-empty string, got 7' });
+  t.throws(() => sensor('temp', 21 as never, 1000), { instanceOf: TypeError, message: 'sensor temp: read must be a function returning the reading, got 21' });
+});
