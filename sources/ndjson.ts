@@ -13,7 +13,8 @@
  *   bytes:         --"a\nb"--"c\n\nd"--|
  *   fromNdjson():  --a-------b----------(d|)   (a: line 1 "a", b: line 2 "bc", line 3 is blank, d: line 4 "d")
  *
- * Options: maxLineBytes (1 MiB), source ('stdin'); a bad one throws, naming it.
+ * Options: maxLineBytes (1 MiB), source ('stdin'); a bad one throws, naming it,
+ * and so does a `readable` that is no stream (a file name).
  */
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
@@ -31,6 +32,10 @@ export interface NdjsonOptions {
 export const DEFAULT_MAX_LINE_BYTES = 1024 * 1024;
 
 export function fromNdjson(readable: Readable, options: NdjsonOptions = {}): Observable<Stimulus> {
+  // A file name instead of its stream would fail only when subscribed, as "readable.on is not a function".
+  if (typeof (readable as Partial<Readable> | null)?.on !== 'function') {
+    throw new TypeError(`fromNdjson: expected a readable stream (process.stdin, createReadStream(file)), got ${describeValue(readable)}`);
+  }
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const source = options.source ?? 'stdin';
   // A limit that is not a number compares false with every length: lines of any size would be buffered whole.

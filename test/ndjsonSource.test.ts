@@ -144,6 +144,12 @@ test('a bad option is refused, naming it: a maxLineBytes that is not a number wo
   t.notThrows(() => fromNdjson(new PassThrough(), { maxLineBytes: 1, source: 'facts.ndjson' }));
 });
 
+test('a readable that is no stream (a file name) is refused at once, naming it, instead of failing when subscribed with "readable.on is not a function"', (t) => {
+  for (const [readable, got] of [['facts.ndjson', '"facts.ndjson"'], [undefined, 'undefined'], [5, '5']] as const) {
+    t.throws(() => fromNdjson(readable as never), { instanceOf: TypeError, message: `fromNdjson: expected a readable stream (process.stdin, createReadStream(file)), got ${got}` });
+  }
+});
+
 test('an oversized last line without a newline is still reported', async (t) => {
   t.deepEqual(await collect(['{"a":1}\n', 'y'.repeat(3000)], 1000), [
     { source: 'stdin', line: 1, text: '{"a":1}' },
