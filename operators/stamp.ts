@@ -6,11 +6,18 @@
  *
  *   drafts:             --a--b--|
  *   stamp('s1', 1):     --A--B--|   (A.seq = 1, B.seq = 2)
+ *
+ * A `firstSeq` that is no whole number ≥ 0, or a blank `session`, throws, naming it.
  */
 import { map, type OperatorFunction } from 'rxjs';
+import { describeValue } from '../mind/describeValue.js';
+import { checkNumberOption, wholeNumber } from '../mind/optionCheck.js';
 import type { AgentEvent, Draft } from '../streams/events.js';
 
 export function stamp(session: string, firstSeq = 1): OperatorFunction<Draft, AgentEvent> {
+  // A seq of NaN or 1.5 would be written as null or refused by the store, the session as whatever it was.
+  checkNumberOption('stamp', 'firstSeq', firstSeq, wholeNumber(0), 'a whole number ≥ 0');
+  if (typeof session !== 'string' || session.trim() === '') throw new TypeError(`stamp session: expected a non-empty string, got ${describeValue(session)}`);
   let seq = firstSeq - 1;
   return map((draft) => stampEvent(draft, ++seq, session));
 }

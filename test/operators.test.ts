@@ -242,6 +242,15 @@ test('stamp: seq is strictly increasing from firstSeq and session is set', (t) =
   });
 });
 
+test('stamp: a firstSeq that is no whole number ≥ 0 or a blank session is refused, naming it, instead of stamping seq NaN or 1.5', (t) => {
+  for (const [firstSeq, got] of [[NaN, 'NaN'], [1.5, '1.5'], [-1, '-1']] as const) {
+    t.throws(() => stamp('s', firstSeq), { instanceOf: RangeError, message: `stamp firstSeq: expected a whole number ≥ 0, got ${got}` });
+  }
+  t.throws(() => stamp('s', '1' as never), { instanceOf: TypeError, message: 'stamp firstSeq: expected a whole number ≥ 0, got "1"' });
+  t.throws(() => stamp(''), { instanceOf: TypeError, message: 'stamp session: expected a non-empty string, got ""' });
+  t.throws(() => stamp(7 as never), { instanceOf: TypeError, message: 'stamp session: expected a non-empty string, got 7' });
+});
+
 test('stamp: a draft carrying a seq and session of its own (an event of the run copied into a later pass) is stamped all the same', (t) => {
   runMarbles(t.deepEqual.bind(t), ({ cold, expectObservable }) => {
     const draft = (at: number): Draft => ({ kind: 'heartbeat', cycle: 0, at, beat: at });
