@@ -10,8 +10,14 @@
  * operator without decide) stalls the driver: it ticks again only once
  * something else wakes it (the next signal's pass, a release of the hold),
  * instead of spinning on ticks that change nothing.
+ *
+ * Its options are checked as it is made, naming the bad one: a `burst` or
+ * `sliceMs` that lets no tick into a burst (0, NaN) would reschedule empty
+ * bursts for ever without ticking once.
  */
 import type { SchedulerLike, Subscription } from 'rxjs';
+import { MAX_TIMER_MS } from '../mind/config.js';
+import { checkNumberOption, checkTypeOption, wholeNumber } from '../mind/optionCheck.js';
 import type { Runtime } from './runtime.js';
 import { yieldingScheduler } from './yieldingScheduler.js';
 import type { Signal } from './signals.js';
@@ -44,6 +50,10 @@ export class CycleDriver {
     private readonly emit: (tick: Signal) => void,
     private readonly options: DriverOptions,
   ) {
+    checkNumberOption('CycleDriver', 'paceMs', options.paceMs, wholeNumber(0, MAX_TIMER_MS), `a whole number of ms from 0 to ${MAX_TIMER_MS}`);
+    checkNumberOption('CycleDriver', 'burst', options.burst, wholeNumber(1), 'a whole number of cycles ≥ 1');
+    checkNumberOption('CycleDriver', 'sliceMs', options.sliceMs, (ms) => ms > 0, 'a number of ms > 0');
+    checkTypeOption('CycleDriver', 'held', options.held, 'function');
     this.scheduler = yieldingScheduler(runtime.scheduler);
     this.burst = options.paceMs > 0 ? 1 : (options.burst ?? 1024);
     this.sliceMs = options.sliceMs ?? 4;
