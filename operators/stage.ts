@@ -18,19 +18,22 @@
  * errors the stream, as `map` would; `recover` turns that into an event. So
  * does a step that returns something other than a cycle (`undefined`, a
  * copy without `events`), or an operator before the stages that emits one:
- * the error names what it was.
+ * the error names what it was. A `step` that is no function throws at once.
  *
  *   cycles:      --a--b--|
  *   stage(f):    --a'-b'-|      (x' = f(x))
  *   stage(g):    --~~a'b'|      (g waits on a promise for a; b follows a)
  */
 import { Observable, type OperatorFunction, type Subscriber } from 'rxjs';
+import { describeValue } from '../mind/describeValue.js';
 import { notACycle, type Cycle } from '../streams/cycle.js';
 
 /** A step of the cycle: the cycle out (usually the same object, updated), or a promise of it. */
 export type Step = (cycle: Cycle) => Cycle | Promise<Cycle>;
 
 export function stage(step: Step): OperatorFunction<Cycle, Cycle> {
+  // Else every pass would fail as it reached it, "step is not a function", rolling back what the pass took in (a goal among it).
+  if (typeof step !== 'function') throw new TypeError(`stage: expected a step, a function (cycle) => cycle, got ${describeValue(step)}`);
   return (source) => (source instanceof Stages ? new Stages(source.upstream, [...source.steps, step]) : new Stages(source, [step]));
 }
 

@@ -1,7 +1,9 @@
 import test from 'ava';
-import { from, lastValueFrom, map, toArray } from 'rxjs';
+import { from, lastValueFrom, map, pipe, toArray, VirtualTimeScheduler } from 'rxjs';
 import { stage } from '../operators/stage.js';
 import type { Cycle } from '../streams/cycle.js';
+import type { Stages } from '../streams/createAgent.js';
+import { createTestAgent } from '../streams/testing.js';
 
 const cycleOf = (n: number): Cycle => ({ signal: { type: 'tick', depth: n, meta: { source: 'test' } }, events: [] }) as unknown as Cycle;
 const trail = (c: Cycle): string[] => ((c as unknown as { trail?: string[] }).trail ??= []);
@@ -26,4 +28,10 @@ test('a step that throws, or a promise that rejects, errors the stream (recover 
   };
   await t.throwsAsync(lastValueFrom(from([cycleOf(0)]).pipe(stage(mark('a')), stage(boom))), { message: 'boom' });
   await t.throwsAsync(lastValueFrom(from([cycleOf(0)]).pipe(stage(() => Promise.reject(new Error('rejected'))))), { message: 'rejected' });
+});
+
+test('a step that is no function (a misspelt import) is refused as the stage is made, naming it, so createAgent throws instead of every pass failing where it reaches the step', (t) => {
+  const cycle = (s: Stages) => pipe(s.observe, s.orient, s.decide, stage(undefined as never), s.act);
+  t.throws(() => createTestAgent(new VirtualTimeScheduler(), { cycle }), { instanceOf: TypeError, message: 'stage: expected a step, a function (cycle) => cycle, got undefined' });
+  t.throws(() => stage(5 as never), { instanceOf: TypeError, message: 'stage: expected a step, a function (cycle) => cycle, got 5' });
 });
