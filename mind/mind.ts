@@ -16,6 +16,7 @@ import { Goal, GoalBook, type NewGoal } from './goals.js';
 import { GoalTermsCache, type GoalTerms } from './goalTerms.js';
 import { mindConfigOption } from './mindConfigOption.js';
 import { Journal } from './journal.js';
+import { checkExtension } from './extensionDefinition.js';
 import { loadExtension } from './extensionLoad.js';
 import { HypervectorSpace } from './hypervector.js';
 import { KnowledgeGraph, Triple } from './knowledgeGraph.js';
@@ -284,8 +285,13 @@ export class Mind {
     return made;
   }
 
-  /** Adds an extension; state restored before it was registered loads into it now. A second extension of the same name is refused, as a second tool of one name is. */
+  /**
+   * Adds an extension; state restored before it was registered loads into it
+   * now. A second extension of the same name is refused, as a second tool of
+   * one name is, and so is one that is no extension (mind/extensionDefinition.ts).
+   */
   registerExtension(extension: MindExtension): void {
+    checkExtension(extension);
     const taken = this.extensions.get(extension.name);
     if (taken && taken !== extension) throw new Error(`mind extension "${extension.name}" is already registered (a ${taken.constructor.name}): extension names are unique`);
     if (extension.name in this.unclaimed) {

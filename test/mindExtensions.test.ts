@@ -25,6 +25,23 @@ test('a second extension of a taken name is refused, naming it, whether register
   t.throws(() => mind.registerExtension({ name: 'questions', toJSON: () => null, load: () => undefined }), { message: /"questions" is already registered \(a PendingQuestions\)/ }, 'the built-in ones are taken too');
 });
 
+test('an extension that is none (no name, no toJSON or load, a hook that is no function) is refused as it is registered, naming what it lacks, and the mind still saves', (t) => {
+  const mind = new Mind();
+  const refused: [unknown, string][] = [
+    [{ name: 'notes', load: () => undefined }, 'mind extension "notes": toJSON must be a function (got undefined)'],
+    [{ name: 'notes', toJSON: () => null }, 'mind extension "notes": load must be a function (got undefined)'],
+    [{ name: 'notes', toJSON: () => null, load: () => undefined, forgetGoal: 'goal-1' }, 'mind extension "notes": forgetGoal must be a function when given (got "goal-1")'],
+    [{ name: 'notes', toJSON: () => null, load: () => undefined, dropPlan: true }, 'mind extension "notes": dropPlan must be a function when given (got true)'],
+    [{ toJSON: () => null, load: () => undefined }, 'a mind extension needs a name (a non-empty string, got undefined)'],
+    [{ name: ' ', toJSON: () => null, load: () => undefined }, 'a mind extension needs a name (a non-empty string, got " ")'],
+    [null, 'a mind extension is an object with a name, toJSON() and load(json) (got null)'],
+  ];
+  for (const [extension, message] of refused) t.throws(() => mind.registerExtension(extension as MindExtension), { message });
+  t.throws(() => mind.attachExtension('notes', Notes, () => ({ name: 'notes' }) as Notes), { message: 'mind extension "notes": toJSON must be a function (got undefined)' });
+  t.notThrows(() => mind.toJSON(), 'nothing half-registered breaks every snapshot');
+  t.false('notes' in mind.toJSON().extensions);
+});
+
 test('state restored before an extension is registered loads into it when it is', (t) => {
   const saved = new Mind();
   const notes = saved.attachExtension('notes', Notes, () => new Notes());
