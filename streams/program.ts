@@ -9,6 +9,7 @@
 import { createReadStream } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { combineLatest, concat, distinctUntilChanged, filter, first, firstValueFrom, lastValueFrom, map, skip, startWith, type Observable } from 'rxjs';
+import { describeValue } from '../mind/describeValue.js';
 import { heartbeat } from '../sources/heartbeat.js';
 import { fromGoals } from '../sources/goals.js';
 import { fromNdjson } from '../sources/ndjson.js';
@@ -87,8 +88,17 @@ export interface RunningProgram {
   stop(reason: string): void;
 }
 
-/** The signals of NDJSON files (usually facts), then goals: knowledge loads before the goals that use it. */
+/**
+ * The signals of NDJSON files (usually facts), then goals: knowledge loads
+ * before the goals that use it. `files` must be an array of file names (one
+ * name passed as is would fail as "files.map is not a function"); a bad one
+ * throws, naming it.
+ */
 export function knowledgeAndGoals(files: readonly string[], goals: readonly string[]): Observable<Stimulus> {
+  if (!Array.isArray(files)) throw new TypeError(`knowledgeAndGoals: expected an array of NDJSON file names, got ${describeValue(files)}`);
+  files.forEach((file: unknown, i) => {
+    if (typeof file !== 'string' || file === '') throw new TypeError(`knowledgeAndGoals: files[${i}] is not a file name (got ${describeValue(file)})`);
+  });
   return concat(...files.map((file) => fromNdjson(createReadStream(file), { source: file })), fromGoals(goals));
 }
 
