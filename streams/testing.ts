@@ -30,6 +30,7 @@ import { TestScheduler, type RunHelpers } from 'rxjs/testing';
 import { describeValue } from '../mind/describeValue.js';
 import { checkNumberOption, wholeNumber } from '../mind/optionCheck.js';
 import { createAgent, type Agent, type AgentOptions, type AgentSources } from './createAgent.js';
+import { isObject } from './isObject.js';
 import type { AgentEvent } from './events.js';
 import type { Stimulus } from './signals.js';
 
@@ -55,11 +56,13 @@ export function runMarbles<T>(deepEqual: DeepEqual, callback: (helpers: RunHelpe
  * {@link agentEvents}.
  */
 export function createTestAgent(scheduler: SchedulerLike, options: AgentOptions = {}): Agent {
+  const { config = {} } = options;
   return createAgent({
     session: 'test',
     ...options,
     scheduler,
-    config: { seed: 1, heartbeatMs: 0, ...options.config },
+    // A config that is no object goes to createAgent as is, to be refused there (spread, 5 or "x" would silently be no config).
+    config: isObject(config) ? { seed: 1, heartbeatMs: 0, ...config } : config,
   });
 }
 

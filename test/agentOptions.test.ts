@@ -17,6 +17,14 @@ test('a bad config option is a ConfigError naming the key, like resolveConfig', 
   t.throws(create({ config: 7 }), { instanceOf: ConfigError, message: /^config createAgent options: \(root\): / });
 });
 
+test('createTestAgent refuses a config that is no object as createAgent does, instead of spreading it into no config', (t) => {
+  const scheduler = new VirtualTimeScheduler();
+  for (const config of [7, 'maxCycles=1', [1]]) {
+    t.throws(() => createTestAgent(scheduler, { config } as never), { instanceOf: ConfigError, message: /^config createAgent options: \(root\): / });
+  }
+  t.like(createTestAgent(scheduler, { config: { maxCycles: 2 } }).config, { maxCycles: 2, seed: 1, heartbeatMs: 0 });
+});
+
 test('watchers must be an array of functions, named by index', (t) => {
   t.throws(create({ watchers: [42] }), { instanceOf: TypeError, message: 'watchers[0] is not a function (got 42)' });
   t.throws(create({ watchers: [() => undefined, null] }), { message: 'watchers[1] is not a function (got null)' });
