@@ -14,7 +14,7 @@ import { DecisionLog } from './decisionLog.js';
 import { Episode, EpisodicMemory } from './episodicMemory.js';
 import { Goal, GoalBook, type NewGoal } from './goals.js';
 import { GoalTermsCache, type GoalTerms } from './goalTerms.js';
-import { mindConfigOption } from './mindConfigOption.js';
+import { checkMindOptions, mindConfigOption } from './mindConfigOption.js';
 import { Journal } from './journal.js';
 import { checkExtension } from './extensionDefinition.js';
 import { loadExtension } from './extensionLoad.js';
@@ -131,6 +131,7 @@ export class Mind {
   private isPaused = false;
 
   constructor(options: MindOptions = {}) {
+    checkMindOptions(options);
     this.config = mindConfigOption(options.config, options.seed);
     this.goals = new GoalBook(this.journal);
     this.memory = new WorkingMemory(this.journal, this.config.workingMemoryCapacity);

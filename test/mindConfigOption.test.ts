@@ -22,3 +22,11 @@ test('new Mind completes a partial config with its defaults and keeps the keys i
   for (let i = 0; i < 5; i++) m.remember({ content: `note ${i}`, symbols: [], kind: 'Observation', at: i, relevance: 0.5 });
   t.is(m.memory.size, 3, 'a full memory evicts');
 });
+
+test('new Mind refuses an option it does not take (a misspelt tools) and tools it cannot iterate, naming them, instead of a mind without the tools or "tools is not iterable"', (t) => {
+  t.throws(mind({ tool: [] }), { instanceOf: TypeError, message: 'new Mind takes no option "tool" (it takes config, tools, seed)' });
+  t.throws(mind({ tools: 5 }), { instanceOf: TypeError, message: 'new Mind: tools must be an iterable of tools, e.g. builtinTools() (got 5)' });
+  t.throws(mind({ tools: 'kg_query' }), { instanceOf: TypeError, message: 'new Mind: tools must be an iterable of tools, e.g. builtinTools() (got "kg_query")' });
+  t.throws(() => new Mind(null as never), { instanceOf: TypeError, message: 'new Mind takes an object of options (config, tools, seed) (got null)' });
+  t.is(new Mind({ tools: new Set() }).tools.size, 0, 'any iterable will do');
+});
