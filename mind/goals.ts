@@ -3,6 +3,7 @@
  * progress tracking and decomposition links. All mutations are journaled.
  */
 import { z } from 'zod';
+import { describeValue } from './describeValue.js';
 import type { Journal } from './journal.js';
 
 export const GoalStatus = z.enum(['Active', 'Suspended', 'Completed', 'Failed']);
@@ -93,7 +94,10 @@ export class GoalBook {
 
   constructor(private readonly journal: Journal) {}
 
+  /** Adds an active goal; a spec the saved state could not hold throws a TypeError naming the field (see {@link newGoalProblem}). */
   add(spec: NewGoal): Goal {
+    const problem = newGoalProblem(spec);
+    if (problem) throw new TypeError(`new goal: ${problem}`);
     const goal: Goal = {
       id: spec.id,
       description: spec.description,
@@ -322,6 +326,25 @@ export function splitIntoSubgoals(goal: Pick<Goal, 'criteria' | 'description'>):
     .split(/\s*,\s*(?:and\s+)?|\s+and\s+/i)
     .map((part) => part.trim().replace(/[.;]+$/, ''))
     .filter((part) => part.length > 0);
+}
+
+/**
+ * What keeps a new goal's spec from making a goal the {@link Goal} schema
+ * takes, or undefined. A tool adding a goal through `ctx.mind.addGoal` with
+ * an undefined description, say, made a goal that every later snapshot
+ * held and no resume could load ("goals.1.description: expected string").
+ */
+function newGoalProblem(spec: NewGoal): string | undefined {
+  if (spec === null || typeof spec !== 'object') return `expected { description, criteria?, priority?, … }, got ${describeValue(spec)}`;
+  const { id, description, criteria, priority, stallThreshold, parentId, createdCycle } = spec as unknown as Record<keyof NewGoal, unknown>;
+  if (typeof id !== 'string') return `id must be a string (got ${describeValue(id)})`;
+  if (typeof description !== 'string') return `description must be a string (got ${describeValue(description)})`;
+  if (criteria !== undefined && typeof criteria !== 'string') return `criteria must be a string (got ${describeValue(criteria)})`;
+  if (priority !== undefined && !Number.isFinite(priority)) return `priority must be a number from 0 to 255 (got ${describeValue(priority)})`;
+  if (!Number.isSafeInteger(stallThreshold) || (stallThreshold as number) < 1) return `stallThreshold must be a whole number ≥ 1 (got ${describeValue(stallThreshold)})`;
+  if (parentId !== undefined && typeof parentId !== 'string') return `parentId must be a goal id (got ${describeValue(parentId)})`;
+  if (!Number.isSafeInteger(createdCycle) || (createdCycle as number) < 0) return `createdCycle must be a whole number ≥ 0 (got ${describeValue(createdCycle)})`;
+  return undefined;
 }
 
 function clampPriority(priority: number): number {
