@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { Journal } from './journal.js';
+import { tripleProblem } from './tripleArguments.js';
 
 export const Triple = z.object({
   subject: z.string(),
@@ -152,8 +153,13 @@ export class KnowledgeGraph {
    * Adds a triple (labels are normalised to symbols). Returns false when the
    * same triple is already known (a higher confidence then replaces the lower)
    * or when a part names no symbol ({@link emptySymbolProblem} tells which).
+   * A part that is no string, or a confidence outside [0, 1] (a percentage,
+   * NaN), throws, naming it: the saved graph could not hold it, so no resume
+   * could load a snapshot taken after it.
    */
   add(subject: string, predicate: string, object: string, confidence = 1): boolean {
+    const problem = tripleProblem(subject, predicate, object, confidence);
+    if (problem) throw new TypeError(`knowledge graph: ${problem}`);
     const s = this.symbol(subject);
     const p = predicate.startsWith('agent:') ? predicate : this.symbol(predicate);
     const o = this.symbol(object);
@@ -356,3 +362,4 @@ function index(map: Map<string, Set<Triple>>, key: string, triple: Triple): void
   if (!set) map.set(key, (set = new Set()));
   set.add(triple);
 }
+
