@@ -9,6 +9,7 @@
  * appends the next id, eviction, replacement and removal keep the order.
  */
 import { z } from 'zod';
+import { describeValue } from './describeValue.js';
 import type { Journal } from './journal.js';
 
 export const MemoryKind = z.enum(['Observation', 'Inference', 'Decision', 'Action', 'Reflection']);
@@ -76,8 +77,12 @@ export class WorkingMemory {
   /**
    * Adds an entry made in cycle `sourceCycle`: it replaces the entry holding
    * its key, if any, or else evicts one first when full. Returns the new entry.
+   * An entry the saved memory could not hold (no string content, a kind it
+   * does not know, a relevance outside [0, 1]) throws, naming the field.
    */
   push(entry: NewMemoryEntry, sourceCycle: number): MemoryEntry {
+    const problem = entryProblem(entry);
+    if (problem) throw new TypeError(`working memory: ${problem}`);
     const replaced = entry.key === undefined ? undefined : this.keyed.get(entry.key);
     if (replaced) this.removeAt(this.indexOf(replaced));
     else if (this.entries.length >= this.capacity) this.evictOne();
@@ -240,4 +245,22 @@ export class WorkingMemory {
     while (this.entries.length > this.capacity) this.evictOne();
     this.generation++;
   }
+}
+
+const KINDS: ReadonlySet<unknown> = new Set(MemoryKind.options);
+
+/**
+ * Why a new entry makes none the {@link MemoryEntry} schema takes, or
+ * undefined. A tool's `ctx.mind.remember({ kind: 'Note', … })` or a NaN
+ * relevance made an entry no resume could load. Plain checks: push is on
+ * every cycle's path.
+ */
+function entryProblem(entry: NewMemoryEntry): string | undefined {
+  if (entry === null || typeof entry !== 'object') return `expected an entry { content, symbols, kind, at, relevance }, got ${describeValue(entry)}`;
+  if (typeof entry.content !== 'string') return `content must be a string (got ${describeValue(entry.content)})`;
+  if (!Array.isArray(entry.symbols)) return `symbols must be an array of strings (got ${describeValue(entry.symbols)})`;
+  if (!KINDS.has(entry.kind)) return `kind must be one of ${MemoryKind.options.join(', ')} (got ${describeValue(entry.kind)})`;
+  if (typeof entry.at !== 'number') return `at must be a time in ms (got ${describeValue(entry.at)})`;
+  if (typeof entry.relevance !== 'number' || !(entry.relevance >= 0 && entry.relevance <= 1)) return `relevance must be a number from 0 to 1 (got ${describeValue(entry.relevance)})`;
+  return undefined;
 }
