@@ -7,6 +7,7 @@
  * deterministic on virtual time.
  */
 import { z } from 'zod';
+import { issueMessage } from './issueMessage.js';
 import type { Journal } from './journal.js';
 import type { MindExtension } from './mind.js';
 
@@ -42,8 +43,18 @@ export class PendingQuestions implements MindExtension {
     return this.pending.some((q) => q.goalId === goalId);
   }
 
-  /** Registers a question. */
+  /**
+   * Registers a question. One the saved state could not hold (no id, a
+   * timeout that is no whole number > 0) throws a TypeError naming the field:
+   * a tool asking through `ctx.mind.questions.ask` made every later snapshot
+   * one no resume could load.
+   */
   ask(question: PendingQuestion): void {
+    const checked = PendingQuestion.safeParse(question, { error: issueMessage });
+    if (!checked.success) {
+      const issue = checked.error.issues[0]!;
+      throw new TypeError(`question: ${issue.path.join('.') || 'the question'}: ${issue.message}`);
+    }
     const before = this.pending;
     this.pending = [...before, { ...question }];
     this.journal.record(() => {

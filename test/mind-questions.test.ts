@@ -77,3 +77,11 @@ test('a pending question is mind state: journaled, serialised and restored', (t)
   const restored = Mind.fromJSON(saved, { tools: builtinTools() });
   t.is(restored.questions.all()[0]!.id, 'question-1');
 });
+
+test('questions.ask refuses a question the saved state could not hold, naming the field, and registers nothing', (t) => {
+  const mind = new Mind();
+  t.throws(() => mind.questions.ask({} as never), { instanceOf: TypeError, message: 'question: id: expected string, got undefined' });
+  t.throws(() => mind.questions.ask({ id: 'q-1', goalId: 'goal-1', text: 'Which city?', askedAt: 0, timeoutMs: 0 }), { message: 'question: timeoutMs: expected a number > 0, got 0' });
+  t.is(mind.questions.size, 0);
+  t.notThrows(() => Mind.fromJSON(JSON.parse(JSON.stringify(mind.toJSON()))));
+});
