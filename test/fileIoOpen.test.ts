@@ -1,7 +1,7 @@
 import test from 'ava';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, constants, openSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MindConfig } from '../mind/config.js';
@@ -136,4 +136,16 @@ test('file_io: a folder swapped for a symbolic link to a folder outside, again a
   swapper.kill('SIGKILL');
   t.deepEqual(await readdir(outside), [], 'nothing was created outside the workspace');
   t.true(written > 0, 'writes did succeed while the folder was a folder');
+});
+
+test('file_io: a file hard-linked to a file outside the workspace is neither read nor written', async (t) => {
+  const { workspace, secret, fileIo } = await setUp();
+  await link(secret, join(workspace, 'notes.txt'));
+  const read = await t.throwsAsync(fileIo({ op: 'read', path: 'notes.txt' }), { instanceOf: ToolFailure });
+  t.is(read!.message, 'file_io: refused "notes.txt": it has 2 hard links, and another of them may be outside the workspace');
+  await t.throwsAsync(fileIo({ op: 'write', path: 'notes.txt', content: 'overwritten' }), { instanceOf: ToolFailure, message: /2 hard links/ });
+  t.is(await readFile(secret, 'utf8'), 'secret', 'the file outside is unchanged');
+  // A file of the workspace's own, with one link, is still read and written.
+  await fileIo({ op: 'write', path: 'own.txt', content: 'mine' });
+  t.is((await fileIo({ op: 'read', path: 'own.txt' })).content, 'mine');
 });

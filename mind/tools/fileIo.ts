@@ -4,8 +4,9 @@
  * the working directory). Any path that could leave it is refused before the
  * file system is touched for it: absolute paths, `..` segments, and symbolic
  * links anywhere along the path (a link could point outside). The file is
- * then opened without following a link and must be a regular file (a folder
- * to list is opened the same way, and read through what was opened). A file read
+ * then opened without following a link and must be a regular file with no
+ * other hard link, which could be outside the workspace (a folder to list is
+ * opened the same way, and read through what was opened). A file read
  * joins the library (library_search) and its text is the content goals are
  * checked against. Reads are capped at `tools.fileMaxBytes` (1 MiB).
  */
@@ -190,7 +191,9 @@ function openFile(checked: WorkspaceTarget, path: string, flags: number): Promis
  * looked is not followed (O_NOFOLLOW), a FIFO or device never blocks the open
  * (O_NONBLOCK) and is refused, and what was opened must be what the path
  * leads to now, inside the workspace (a folder on the path swapped for a link
- * while opening is caught here).
+ * while opening is caught here). A file with more than one hard link is
+ * refused too: the same file may be reached from outside the workspace, and
+ * a write would change it there.
  */
 async function openChecked({ root, target }: WorkspaceTarget, path: string, flags: number, kind: 'file' | 'folder'): Promise<FileHandle> {
   let file: FileHandle;
@@ -204,6 +207,7 @@ async function openChecked({ root, target }: WorkspaceTarget, path: string, flag
   try {
     const opened = await file.stat();
     if (!(kind === 'file' ? opened.isFile() : opened.isDirectory())) throw new ToolFailure('file_io', `${path} is not a ${kind}`);
+    if (kind === 'file' && opened.nlink > 1) throw new ToolFailure('file_io', `refused "${path}": it has ${opened.nlink} hard links, and another of them may be outside the workspace`);
     if (!(await openedInside(file, root, target, opened))) throw new ToolFailure('file_io', `refused "${path}": the path changed while the ${kind} was opened (a symbolic link on the way)`);
     return file;
   } catch (error) {
