@@ -73,3 +73,54 @@ test('an event serialised again after another one still gets its own text', asyn
   await lines.flushed();
   t.deepEqual(printed.trimEnd().split('\n'), [a, b, a].map((e) => JSON.stringify(e)));
 });
+
+/** A value nested `levels` deep: [[[…]]]. */
+function nested(levels: number): unknown {
+  let value: unknown = 'bottom';
+  for (let i = 0; i < levels; i++) value = [value];
+  return value;
+}
+
+test('an event nested deeper than the store can hold is written as a critical error standing for it, and the events around it are stored', async (t) => {
+  const store = await SqliteStore.open(join(mkdtempSync(join(tmpdir(), 'ooda-json-')), 'deep.db'));
+  const stdout = new PassThrough();
+  let printed = '';
+  stdout.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
+  const events$ = new Subject<AgentEvent>();
+  const lines = toNdjson(stdout);
+  const storeErrors: Error[] = [];
+  const sink = toSqlite(store, { onError: (error) => storeErrors.push(error) });
+  events$.subscribe(lines);
+  events$.subscribe(sink);
+  const counts: number[] = [];
+  const deep = { ...JSON.parse(JSON.stringify(countedDecision(2, counts))), input: nested(1200) } as AgentEvent;
+  const events = [countedDecision(1, counts), deep, countedDecision(3, counts)];
+  for (const event of events) events$.next(event);
+  events$.complete();
+  await Promise.all([lines.flushed(), sink.flushed()]);
+
+  t.deepEqual(storeErrors, [], 'the store wrote every batch');
+  const rows = await store.all<{ seq: number; kind: string; body: string }>('SELECT seq, kind, body FROM events ORDER BY seq');
+  t.deepEqual(rows.map((r) => [r.seq, r.kind]), [[1, 'decision'], [2, 'error'], [3, 'decision']]);
+  const standIn = JSON.parse(printed.trimEnd().split('\n')[1]!) as { kind: string; seq: number; severity: string; message: string };
+  t.like(standIn, { kind: 'error', seq: 2, severity: 'critical' });
+  t.is(standIn.message, 'a decision event nested more than 900 levels deep (objects and arrays within one another), more than the store can hold: this error stands for it wherever events are written');
+  t.is(JSON.parse(rows[1]!.body).message, standIn.message, 'the store holds the same stand-in as stdout');
+  await store.close();
+});
+
+test('an event nested deep, but within the limit, or holding brackets in its strings, is written as it is', async (t) => {
+  const stdout = new PassThrough();
+  let printed = '';
+  stdout.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
+  const lines = toNdjson(stdout);
+  const counts: number[] = [];
+  const base = JSON.parse(JSON.stringify(countedDecision(1, counts)));
+  const events = [
+    { ...base, seq: 1, input: nested(895) },
+    { ...base, seq: 2, input: { text: '[{'.repeat(2000) + '\\"[' } },
+  ] as AgentEvent[];
+  for (const event of events) lines.next(event);
+  await lines.flushed();
+  t.deepEqual(printed.trimEnd().split('\n'), events.map((e) => JSON.stringify(e)));
+});
