@@ -114,9 +114,15 @@ export interface AgentSources {
   inputs?: Observable<Stimulus>[];
   /** Finite, trusted, already-built signals (a replayed recording); they count as inputs. */
   signals?: Observable<Signal>[];
+  /**
+   * Inputs that never end (a WebSocket server's clients), checked as `inputs`
+   * are; the run does not wait for them to end: at `maxCycles` a `keepAlive`
+   * run stops once its finite inputs have been read to their end.
+   */
+  live?: Observable<Stimulus>[];
   /** Signals that never end the run by themselves (heartbeat, sensors); stopped first on shutdown. Each is checked as `agent.inject` checks a signal. */
   ambient?: Observable<Signal>[];
-  /** Keep running after inputs end while there is no work (a WebSocket server is listening). */
+  /** Keep running after inputs end while there is no work (a WebSocket server is listening), until `maxCycles` or a stop. */
   keepAlive?: boolean;
   /** Feed exactly these signals and never drive ticks (replay). */
   drive?: boolean;

@@ -269,8 +269,8 @@ export function createAgent(options: AgentOptions = {}): Agent {
     const settleIfIdle = (): void => {
       if (halted) return;
       const atMax = drive && mind.cycle >= config.maxCycles;
-      // At max cycles a live run (keepAlive) stops at once; otherwise finite input is still read to its end.
-      if (atMax && sources.keepAlive) {
+      // At max cycles a live run (keepAlive) stops once its finite inputs have ended, whatever its live ones do: input already piped in is read to its end.
+      if (atMax && sources.keepAlive && inputsEnded) {
         halt('max cycles reached');
         return;
       }
@@ -357,8 +357,10 @@ export function createAgent(options: AgentOptions = {}): Agent {
       filter((item) => !held || 'rejected' in item),
       takeUntil(halt$),
     );
+    const live$ = merge(...admission.inputs(sources.live, 'live')).pipe(takeUntil(halt$));
     const incoming$ = merge(
       inputs$,
+      live$,
       ambient$,
       injected$.pipe(map((item) => ('signal' in item ? enter(item.signal) : item))),
     );
@@ -373,7 +375,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
      */
     const isPastMaxCycles = (item: Entering): boolean => {
       if (!drive) return 'signal' in item ? item.signal.meta.pastMaxCycles === true : item.pastMaxCycles === true;
-      if (toldMaxCycles || sources.keepAlive || inputsEnded || halted || mind.cycle < config.maxCycles) return false;
+      if (toldMaxCycles || inputsEnded || halted || mind.cycle < config.maxCycles) return false;
       if ('signal' in item && CYCLE_SIGNAL_TYPES.has(item.signal.type)) return false;
       toldMaxCycles = true;
       return true;

@@ -128,9 +128,10 @@ export function startProgram(options: ProgramOptions, io: ProgramIO): RunningPro
     io.stderr.write('ooda: stdout is not being read as fast as events come: cycles, stdin and heartbeats are held while it drains (said once)\n'),
   );
 
-  if (options.ws) inputs.push(fromWebSocket(options.ws, { commands: agent.runtime.commands, hold: hold$ }));
+  // The server's clients never end: at max cycles the run stops once what stdin had is read, not at once.
+  const live = options.ws ? [fromWebSocket(options.ws, { commands: agent.runtime.commands, hold: hold$ })] : [];
 
-  const events$ = agent.run({ inputs, ambient, keepAlive: options.ws !== undefined, hold: hold$ });
+  const events$ = agent.run({ inputs, live, ambient, keepAlive: options.ws !== undefined, hold: hold$ });
   if (persistence) persistence.attach(agent, events$);
   // Changes only: resuming stdin before its reader listens would lose what it reads.
   if (options.readStdin) hold$.pipe(skip(1)).subscribe((held) => (held ? io.stdin.pause() : io.stdin.resume()));

@@ -38,8 +38,8 @@ export class SourceAdmission {
     return this.steps.perceive({ source: label, problem });
   }
 
-  inputs(list: readonly Observable<Stimulus>[] | undefined): Observable<Entering>[] {
-    return this.each(list, 'inputs', (item, label) => {
+  inputs(list: readonly Observable<Stimulus>[] | undefined, name: 'inputs' | 'live' = 'inputs'): Observable<Entering>[] {
+    return this.each(list, name, (item, label) => {
       const problem = stimulusProblem(item);
       return problem === undefined ? this.steps.perceive(item) : this.refused(label, `${label} emitted ${problem}`);
     });

@@ -8,7 +8,7 @@
 import { describeValue } from '../mind/describeValue.js';
 import type { AgentSources } from './agentOptions.js';
 
-const SOURCE_KEYS: readonly (keyof AgentSources)[] = ['inputs', 'signals', 'ambient', 'keepAlive', 'drive', 'hold'];
+const SOURCE_KEYS: readonly (keyof AgentSources)[] = ['inputs', 'signals', 'live', 'ambient', 'keepAlive', 'drive', 'hold'];
 
 /** Whether a value can be subscribed to as an Observable. */
 const subscribable = (value: unknown): boolean => typeof (value as { subscribe?: unknown } | null)?.subscribe === 'function';
@@ -22,7 +22,7 @@ export function checkSources(sources: AgentSources): void {
     if (!(SOURCE_KEYS as readonly string[]).includes(key)) throw new TypeError(`run() takes no source ${JSON.stringify(key)} (it takes ${SOURCE_KEYS.join(', ')})`);
   }
   const record = sources as Record<keyof AgentSources, unknown>;
-  for (const name of ['inputs', 'signals', 'ambient'] as const) {
+  for (const name of ['inputs', 'signals', 'live', 'ambient'] as const) {
     const list = record[name];
     if (list === undefined) continue;
     if (!Array.isArray(list)) throw new TypeError(`${name} must be an array of Observables (got ${describeValue(list)})`);

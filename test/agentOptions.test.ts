@@ -144,14 +144,14 @@ test('run() checks its sources, naming the one that is wrong, and leaves the age
   const scheduler = new VirtualTimeScheduler();
   const agent = createTestAgent(scheduler);
   const run = (sources: unknown) => () => agent.run(sources as AgentSources);
-  t.throws(run({ input: [of()] }), { instanceOf: TypeError, message: 'run() takes no source "input" (it takes inputs, signals, ambient, keepAlive, drive, hold)' });
+  t.throws(run({ input: [of()] }), { instanceOf: TypeError, message: 'run() takes no source "input" (it takes inputs, signals, live, ambient, keepAlive, drive, hold)' });
   t.throws(run({ inputs: of() }), { message: 'inputs must be an array of Observables (got an object)' });
   t.throws(run({ signals: [of(), 'tick'] }), { message: 'signals[1] must be an Observable (got "tick")' });
   t.throws(run({ ambient: [null] }), { message: 'ambient[0] must be an Observable (got null)' });
   t.throws(run({ keepAlive: 'yes' }), { message: 'keepAlive must be true or false (got "yes")' });
   t.throws(run({ drive: 0 }), { message: 'drive must be true or false (got 0)' });
   t.throws(run({ hold: true }), { message: 'hold must be an Observable of booleans (got true)' });
-  t.throws(run([of()]), { message: 'run() takes an object of sources (inputs, signals, ambient, keepAlive, drive, hold) (got an array)' });
+  t.throws(run([of()]), { message: 'run() takes an object of sources (inputs, signals, live, ambient, keepAlive, drive, hold) (got an array)' });
   const events: AgentEvent[] = [];
   const events$ = agent.run({ inputs: [of()], signals: [], ambient: [], keepAlive: false, drive: true, hold: of(false) });
   events$.subscribe((e) => events.push(e));

@@ -1,11 +1,11 @@
 import test from 'ava';
-import { NEVER, VirtualTimeScheduler } from 'rxjs';
+import { NEVER, Subject, VirtualTimeScheduler } from 'rxjs';
 import { Mind } from '../mind/mind.js';
 import type { ToolOutput } from '../mind/tool.js';
 import { builtinTools } from '../mind/tools/index.js';
 import type { Agent } from '../streams/createAgent.js';
 import type { AgentEvent } from '../streams/events.js';
-import type { InjectableSignal } from '../streams/signals.js';
+import type { InjectableSignal, Stimulus } from '../streams/signals.js';
 import { createTestAgent } from '../streams/testing.js';
 import { scriptedTool } from './helpers/runtime.js';
 
@@ -117,11 +117,33 @@ test('a run started as the last one completes is not hit by that run giving up i
   t.regex((abandoned as { message: string }).message, /^abandoned: /);
 });
 
+test('a live run (keepAlive) at max cycles reads its finite inputs to their end before it stops, whatever its live ones do; one still open brings the max-cycles warning', (t) => {
+  const facts = Array.from({ length: 300 }, (_, i) => ({ source: 'stdin', value: { type: 'fact', subject: `Moon ${i}`, predicate: 'orbits', object: 'Mars' } }));
+  const scheduler = new VirtualTimeScheduler();
+  const agent = createTestAgent(scheduler, { config: { maxCycles: 1 } });
+  agent.inject(goal('Find moons of Mars'));
+  const input$ = new Subject<Stimulus>();
+  const events: AgentEvent[] = [];
+  const events$ = agent.run({ inputs: [input$], live: [NEVER], keepAlive: true });
+  events$.subscribe((e) => events.push(e));
+  events$.connect();
+  scheduler.flush();
+  t.is(agent.mind.cycle, 1);
+  for (const fact of facts) input$.next(fact);
+  scheduler.flush();
+  t.is(events.filter((e) => e.kind === 'perceived').length, 301, 'the goal and every fact were taken in after max cycles');
+  t.is(events.filter((e) => e.kind === 'warning' && e.key === 'maxCycles').length, 1, 'one warning that no more cycles run');
+  t.not(events.at(-1)!.kind, 'session', 'the run lasts while its input is open');
+  input$.complete();
+  scheduler.flush();
+  t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'max cycles reached', cycles: 1 });
+});
+
 test('a live run (keepAlive) that starts at max cycles stops at once, as one that reaches it does, though its input never ends (a WebSocket server)', (t) => {
   const scheduler = new VirtualTimeScheduler();
   const agent = createTestAgent(scheduler, { config: { maxCycles: 0 } });
   const events: AgentEvent[] = [];
-  const events$ = agent.run({ inputs: [NEVER], keepAlive: true });
+  const events$ = agent.run({ live: [NEVER], keepAlive: true });
   events$.subscribe((e) => events.push(e));
   events$.connect();
   scheduler.flush();
@@ -131,7 +153,7 @@ test('a live run (keepAlive) that starts at max cycles stops at once, as one tha
   const busy = createTestAgent(busyScheduler, { config: { maxCycles: 0 } });
   busy.inject(goal('Find moons of Mars'));
   const busyEvents: AgentEvent[] = [];
-  const busy$ = busy.run({ inputs: [NEVER], keepAlive: true });
+  const busy$ = busy.run({ live: [NEVER], keepAlive: true });
   busy$.subscribe((e) => busyEvents.push(e));
   busy$.connect();
   busyScheduler.flush();

@@ -34,6 +34,15 @@ test('ooda run: bad lines mixed in are each rejected with their line number; goo
   t.regex(result.stderr, /session .* ended/);
 });
 
+test('ooda run --ws: at --max-cycles the lines already piped in are still read to their end; the WebSocket clients, which never end, do not hold the run', async (t) => {
+  const lines = Array.from({ length: 2000 }, (_, i) => JSON.stringify({ type: 'fact', subject: `Moon ${i}`, predicate: 'orbits', object: 'Mars' }));
+  const result = await runCli(['run', '--no-db', '--ws', '0', '--max-cycles', '1', '--heartbeat', '0', '--goal', 'Find moons of Mars'], `${lines.join('\n')}\n`);
+  t.is(result.code, 0, result.stderr);
+  const out = events(result.stdout);
+  t.is(out.filter((e) => e.kind === 'perceived' && e.source === 'stdin').length, 2000, 'every line taken in');
+  t.like(out.at(-1), { kind: 'session', state: 'stopped', reason: 'max cycles reached', cycles: 1 });
+});
+
 test('ooda run: SIGTERM mid-run stops gracefully with exit 143 and every accepted signal accounted for', async (t) => {
   const child = startCli(['run', '--pace', '5', '--max-cycles', '100000', '--heartbeat', '0', '--goal', 'Find qzx wvy'], { OODA_STALL_THRESHOLD: '1000000' });
   const result = finished(child);

@@ -12,7 +12,7 @@ test('in Chromium: a question the agent asks can be answered from the page; it t
   t.teardown(() => server.close());
   const agent = createAgent({ session: 'dash-questions', config: { heartbeatMs: 0 } });
   t.teardown(() => void agent.stop());
-  const events$ = agent.run({ inputs: [fromWebSocket(server, { commands: agent.runtime.commands })], keepAlive: true });
+  const events$ = agent.run({ live: [fromWebSocket(server, { commands: agent.runtime.commands })], keepAlive: true });
   const inputs: AgentEvent[] = [];
   events$.subscribe((event) => event.kind === 'input' && inputs.push(event));
   events$.subscribe(toWebSocket(server, { snapshot: () => agentSnapshot(agent.mind, agent.session) }));
