@@ -25,7 +25,7 @@ import { feedback } from '../dist/operators/feedback.js';
 import { observe, observeStage } from '../dist/operators/observe.js';
 import { orient, orientStage } from '../dist/operators/orient.js';
 import { AgentConfig } from '../dist/streams/config.js';
-import { beginCycle, type Cycle } from '../dist/streams/cycle.js';
+import { beginCycle } from '../dist/streams/cycle.js';
 import { createRuntime, type Runtime } from '../dist/streams/runtime.js';
 import type { Signal } from '../dist/streams/signals.js';
 import { fullGc } from './fullGc.js';

@@ -104,7 +104,7 @@ export class Planner implements MindExtension {
     const changes: PlanChange[] = [];
     let plan = this.byGoal.get(goal.id);
     if (!plan || plan.status !== 'Active') {
-      const made = this.makePlan(goal, this.nextAttempt(goal.id, plan), plan ? `replaces ${plan.id} (${plan.status.toLowerCase()})` : 'first plan for the goal', now);
+      const made = this.makePlan(goal, this.nextAttempt(plan), plan ? `replaces ${plan.id} (${plan.status.toLowerCase()})` : 'first plan for the goal', now);
       if (!made) return changes;
       changes.push(made);
       plan = made.plan;
@@ -276,7 +276,7 @@ export class Planner implements MindExtension {
   }
 
   /** After a completed plan the attempt stays; after a failed or superseded one the meta-strategy alternates. */
-  private nextAttempt(goalId: string, previous: Plan | undefined): number {
+  private nextAttempt(previous: Plan | undefined): number {
     if (!previous) return 0;
     return previous.status === 'Completed' ? previous.attempt : previous.attempt + 1;
   }

@@ -90,8 +90,7 @@ export class Persistence {
 
   private constructor(
     readonly store: SqliteStore,
-    private readonly options: PersistenceOptions,
-    private readonly context: PersistenceContext,
+    options: PersistenceOptions,
     /** The configuration to run with: on resume, `maxCycles` counts from the restored cycle. */
     readonly config: AgentConfig,
     readonly firstSeq: number,
@@ -133,12 +132,12 @@ export class Persistence {
       const restored = latest && { from: latest, ...(await restoreState(store, latest, context)) };
       // The last step: the caller starts the run in the task this resolves in, so no signal is handled in between.
       context.startUp?.check();
-      if (!restored) return new Persistence(store, options, context, context.config, ids.seq, ids, undefined, undefined);
+      if (!restored) return new Persistence(store, options, context.config, ids.seq, ids, undefined, undefined);
       const { from, state, reapplied } = restored;
       const cycle = state.cycle;
       const base = context.resumeConfig ? context.resumeConfig(storedConfig(store.file, from)) : context.config;
       const config = { ...base, maxCycles: cycle + base.maxCycles };
-      return new Persistence(store, options, context, config, ids.seq, ids, state, { from: from.id, cycle, reapplied });
+      return new Persistence(store, options, config, ids.seq, ids, state, { from: from.id, cycle, reapplied });
     } catch (error) {
       await store.close().catch(() => undefined);
       throw error;

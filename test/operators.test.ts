@@ -170,7 +170,7 @@ test('recover: an operator bug is a critical error, the mind is rolled back to t
   runMarbles(t.deepEqual.bind(t), ({ cold, expectObservable }, scheduler) => {
     const runtime = testRuntime(scheduler);
     const goal = withGoal(runtime);
-    const buggy = map((c: Cycle) => {
+    const buggy = map((_: Cycle) => {
       runtime.mind.graph.add('Bug', 'corrupts', 'state');
       runtime.mind.addGoal({ description: 'phantom goal' });
       throw new TypeError("Cannot read properties of undefined (reading 'tool')");
