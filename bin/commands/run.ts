@@ -5,7 +5,7 @@
  * its own defaults.
  */
 import { defaultConfig, originProblem, startPersistentProgram, startProgram, tokenProblem, WsServer, type AgentConfig, type Resumed, type RunningProgram, type StartUp } from '../../streams/index.js';
-import { fstatSync } from 'node:fs';
+import { fstatSync, readFileSync } from 'node:fs';
 import { intFlag, loadConfig, log, msFlag, readableFiles, textFlag, textFlags, UsageError, type FlagValues } from '../cli.js';
 import { defineCommand } from '../command.js';
 import { withSignals } from '../lifecycle.js';
@@ -47,7 +47,8 @@ export function runFlags(d: RunDefaults) {
     'no-stdin': { type: 'boolean', help: 'do not read stdin' },
     ws: { type: 'string', arg: 'PORT', help: 'serve the live dashboard at http://127.0.0.1:PORT/ and a WebSocket at /ws\n(0: any free port); the run then stays alive until stopped or max cycles' },
     host: { type: 'string', arg: 'ADDR', help: 'address for --ws (default 127.0.0.1; anything else exposes the agent)' },
-    token: { type: 'string', arg: 'TOKEN', help: 'control token WebSocket clients need to send signals (default: generated, printed on stderr)' },
+    token: { type: 'string', arg: 'TOKEN', help: 'control token WebSocket clients need to send signals (default: generated, printed on stderr);\nother local users can read it in the process list: --token-file keeps it out' },
+    'token-file': { type: 'string', arg: 'FILE', help: 'read the control token from FILE (its first line), instead of --token' },
     origin: { type: 'string', multiple: true, arg: 'ORIGIN', help: 'let web pages from ORIGIN (e.g. http://localhost:3000, or *) read and send\nover --ws besides the dashboard itself (repeatable)' },
     'max-clients': { type: 'string', arg: 'N', help: 'most WebSocket clients at once for --ws (default 128)' },
     db: { type: 'string', arg: 'FILE', help: `SQLite store (default ${d.db ?? 'none: nothing is persisted'}; :memory: allowed); resumes its latest session` },
@@ -112,14 +113,13 @@ export function parseRun(values: FlagValues<ReturnType<typeof runFlags>>, defaul
 function wsSpec(values: FlagValues<ReturnType<typeof runFlags>>): WsSpec | undefined {
   const port = intFlag('ws', values.ws);
   if (port === undefined) {
-    const given = (['host', 'token', 'origin', 'max-clients'] as const).find((name) => values[name] !== undefined);
+    const given = (['host', 'token', 'token-file', 'origin', 'max-clients'] as const).find((name) => values[name] !== undefined);
     if (given) throw new UsageError(`--${given} needs --ws PORT`);
     return undefined;
   }
   if (port > 65535) throw new UsageError(`--ws: expected a port from 0 to 65535, got ${port}`);
   const host = textFlag('host', values.host, 'an address') ?? '127.0.0.1';
-  const tokenIssue = values.token === undefined ? null : tokenProblem(values.token);
-  if (tokenIssue) throw new UsageError(`--token: ${tokenIssue}`);
+  const token = tokenFlag(values.token, values['token-file']);
   for (const origin of values.origin ?? []) {
     const problem = originProblem(origin);
     if (problem) throw new UsageError(`--origin: ${problem}`);
@@ -128,10 +128,30 @@ function wsSpec(values: FlagValues<ReturnType<typeof runFlags>>): WsSpec | undef
   return {
     port,
     host,
-    ...(values.token === undefined ? {} : { token: values.token }),
+    ...(token === undefined ? {} : { token }),
     ...(values.origin === undefined ? {} : { origins: [...values.origin] }),
     ...(maxClients === undefined ? {} : { maxClients }),
   };
+}
+
+/** The control token from `--token`, or from the first line of `--token-file`'s file (which other users cannot read in the process list); checked as the server checks it. */
+function tokenFlag(given: string | undefined, file: string | undefined): string | undefined {
+  if (given !== undefined && file !== undefined) throw new UsageError('--token and --token-file: give one of them');
+  if (file === undefined) {
+    const issue = given === undefined ? null : tokenProblem(given);
+    if (issue) throw new UsageError(`--token: ${issue}`);
+    return given;
+  }
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--token-file: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  const token = text.split(/\r?\n/)[0]!;
+  const issue = tokenProblem(token);
+  if (issue) throw new UsageError(`--token-file: the token on the first line of ${file}: ${issue}`);
+  return token;
 }
 
 /**
