@@ -149,6 +149,9 @@ export type InjectableSignal = z.input<typeof ExternalSignal> | EnvelopeOptional
 type EnvelopeOptional<S> = S extends InternalEnvelope ? Omit<S, 'depth' | 'meta'> & Partial<InternalEnvelope> : never;
 export type SignalType = Signal['type'];
 
+/** Every signal type: the external ones and the runtime's own. */
+export const SIGNAL_TYPES: ReadonlySet<string> = new Set<SignalType>([...EXTERNAL_SIGNAL_TYPES, 'tick', 'heartbeat', 'feedback', 'error', 'rejected']);
+
 /** Signals that run an OODA cycle when a goal is active; the rest are integrated only. */
 export const CYCLE_SIGNAL_TYPES: ReadonlySet<SignalType> = new Set(['tick', 'feedback', 'error']);
 

@@ -20,7 +20,7 @@ import { describeValue } from '../mind/describeValue.js';
 import type { Entering } from './agentOptions.js';
 import { admitInjected } from './injection.js';
 import { isObject } from './isObject.js';
-import type { Signal, Stimulus } from './signals.js';
+import { SIGNAL_TYPES, type Signal, type Stimulus } from './signals.js';
 
 /** How a run takes a stimulus in (perceived) and a signal in (stamped), and the commands it has. */
 export interface AdmissionSteps {
@@ -83,8 +83,9 @@ export function stimulusProblem(item: unknown): string | undefined {
   return `${describeValue(item)}, not a stimulus ({ source, value } or { source, text })${signal}`;
 }
 
-/** Why a `signals` item (or a signal an `onEnter` hook marked) has no signal envelope (`null, not a signal …`), or undefined when it has one. */
+/** Why a `signals` item (or a signal an `onEnter` hook marked) has no signal envelope (`null, not a signal …`) or no signal type, or undefined when it has both. */
 export function envelopeProblem(item: unknown): string | undefined {
-  if (isObject(item) && typeof item.type === 'string' && Number.isInteger(item.depth) && isObject(item.meta)) return undefined;
-  return `${describeValue(item)}, not a signal (an object with type, depth and meta)`;
+  if (!(isObject(item) && typeof item.type === 'string' && Number.isInteger(item.depth) && isObject(item.meta))) return `${describeValue(item)}, not a signal (an object with type, depth and meta)`;
+  if (!SIGNAL_TYPES.has(item.type)) return `${describeValue(item)}, whose type ${JSON.stringify(item.type)} is no signal type (one of ${[...SIGNAL_TYPES].join(', ')})`;
+  return undefined;
 }

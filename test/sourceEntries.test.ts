@@ -37,7 +37,7 @@ test('a source that errors ends with a rejection naming it; the other sources an
 test('what a source should not emit is rejected, naming the source and the problem: a stimulus that is none, a signal without its envelope, an ambient signal that fails its schema', async (t) => {
   const { events, failure } = await runOn({
     inputs: [bad(null), bad(42), bad({ type: 'heartbeat', beat: 1, depth: 0, meta: { source: 'heartbeat' } })],
-    signals: [bad({ type: 'fact' })],
+    signals: [bad({ type: 'fact' }), bad({ type: 'nope', depth: 0, meta: { source: 'mine' } })],
     ambient: [bad({ type: 'goal', depth: 0, meta: { source: 'mine' } }), bad(null)],
   });
   t.is(failure, undefined);
@@ -48,6 +48,7 @@ test('what a source should not emit is rejected, naming the source and the probl
     'inputs[1]: inputs[1] emitted 42, not a stimulus ({ source, value } or { source, text })',
     'inputs[2]: inputs[2] emitted an object, not a stimulus ({ source, value } or { source, text }) (a heartbeat signal? signals go in ambient or signals, not inputs)',
     'signals[0]: signals[0] emitted an object, not a signal (an object with type, depth and meta)',
+    'signals[1]: signals[1] emitted an object, whose type "nope" is no signal type (one of goal, fact, input, sensor, command, tick, heartbeat, feedback, error, rejected)',
   ]);
   t.false(events.some((e) => e.kind === 'error'), 'nothing bad reaches the cycle');
   t.like(events.at(-1), { kind: 'session', state: 'stopped' });
