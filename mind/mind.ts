@@ -19,6 +19,7 @@ import { Journal } from './journal.js';
 import { checkExtension } from './extensionDefinition.js';
 import { loadExtension } from './extensionLoad.js';
 import { HypervectorSpace } from './hypervector.js';
+import { issueMessage } from './issueMessage.js';
 import { KnowledgeGraph, Triple } from './knowledgeGraph.js';
 import { Library } from './library.js';
 import { PendingQuestions } from './questions.js';
@@ -326,12 +327,19 @@ export class Mind {
   }
 
   /**
-   * Replaces the whole state with a validated saved state. All or nothing: when
-   * an extension cannot load its part (its error names it), the mind is put
+   * Replaces the whole state with a validated saved state. All or nothing: a
+   * value that is no mind state is a TypeError naming its first bad field
+   * (`Mind.restore: not a mind state: goals.0.description: …`); when an
+   * extension cannot load its part (its error names it), the mind is put
    * back as it was and the error thrown.
    */
   restore(json: unknown): void {
-    const state = MindState.parse(json);
+    const parsed = MindState.safeParse(json, { error: issueMessage });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new TypeError(`Mind.restore: not a mind state: ${issue.path.join('.') || 'state'}: ${issue.message}`, { cause: parsed.error });
+    }
+    const state = parsed.data;
     const before = this.savedState();
     try {
       this.load(state);

@@ -4,9 +4,7 @@ import { Mind } from '../mind/mind.js';
 import type { AgentEvent } from '../streams/events.js';
 import { agentEvents, createTestAgent, goalStimulus } from '../streams/testing.js';
 import { weatherTool } from './helpers/agentRuns.js';
-
-/** The mind's state through JSON and back, as a snapshot and a resume take it. */
-const restorable = (mind: Mind): boolean => Mind.fromJSON(JSON.parse(JSON.stringify(mind.toJSON()))) instanceof Mind;
+import { restorable } from './mindFixtures.js';
 
 test('graph.add refuses a part that is no string or a confidence outside [0, 1], naming it, and adds nothing', (t) => {
   const mind = new Mind();

@@ -1,8 +1,6 @@
 import test from 'ava';
 import { Mind } from '../mind/mind.js';
-
-/** The mind's state through JSON and back, as a snapshot and a resume take it. */
-const restorable = (mind: Mind): boolean => Mind.fromJSON(JSON.parse(JSON.stringify(mind.toJSON()))) instanceof Mind;
+import { restorable } from './mindFixtures.js';
 
 test('mind.remember refuses an entry the saved memory could not hold, naming the field, and stores nothing', (t) => {
   const mind = new Mind();
@@ -21,4 +19,16 @@ test('mind.remember refuses an entry the saved memory could not hold, naming the
   mind.remember(entry as never);
   t.is(mind.memory.size, 1);
   t.true(restorable(mind));
+});
+
+test('Mind.fromJSON (and mind.restore) of a value that is no mind state is a TypeError naming the first bad field; the mind restored into is unchanged', (t) => {
+  const mind = new Mind();
+  mind.addGoal({ description: 'Find moons of Mars' });
+  const saved = JSON.parse(JSON.stringify(mind.toJSON())) as { goals: { description: unknown }[] };
+  saved.goals[0]!.description = 5;
+  const error = t.throws(() => Mind.fromJSON(saved), { instanceOf: TypeError });
+  t.regex(error!.message, /^Mind\.restore: not a mind state: goals\.0\.description: /);
+  t.false(error!.message.includes('\n'), 'one line, not a dump of every issue');
+  t.throws(() => mind.restore(null), { instanceOf: TypeError, message: /^Mind\.restore: not a mind state: state: / });
+  t.deepEqual(mind.goals.all().map((g) => g.description), ['Find moons of Mars'], 'the mind restored into is as it was');
 });

@@ -24,6 +24,9 @@ export function demoFacts(): { subject: string; predicate: string; object: strin
     .map((line) => JSON.parse(line) as { subject: string; predicate: string; object: string });
 }
 
+/** Whether the mind's state goes through JSON and back, as a snapshot and a resume take it. */
+export const restorable = (mind: Mind): boolean => Mind.fromJSON(JSON.parse(JSON.stringify(mind.toJSON()))) instanceof Mind;
+
 /** A mind with the built-in tools and the demo knowledge base. */
 export function demoMind(): Mind {
   const mind = new Mind({ tools: builtinTools() });
