@@ -118,6 +118,8 @@ export class Mind {
   readonly extensions = new Map<string, MindExtension>();
   /** Restored extension state whose extension is not registered yet (it loads on registration). */
   private unclaimed: Record<string, unknown> = {};
+  /** Each registered extension's state as it was registered, for a restore of a saved state without it. */
+  private readonly registeredStates = new Map<string, unknown>();
   /** The hypervector space of tool profiles, goal vectors, symbol vectors and library passages (10,000 bits). */
   readonly space = new HypervectorSpace();
   /** Questions user_interact asked and is waiting for (extension `questions`). */
@@ -289,13 +291,16 @@ export class Mind {
 
   /**
    * Adds an extension; state restored before it was registered loads into it
-   * now. A second extension of the same name is refused, as a second tool of
+   * now. Its state as registered is what a later restore of a saved state
+   * without it (saved by a mind that had no such extension) puts back. A second extension of the same name is refused, as a second tool of
    * one name is, and so is one that is no extension (mind/extensionDefinition.ts).
    */
   registerExtension(extension: MindExtension): void {
     checkExtension(extension);
     const taken = this.extensions.get(extension.name);
     if (taken && taken !== extension) throw new Error(`mind extension "${extension.name}" is already registered (a ${taken.constructor.name}): extension names are unique`);
+    // A copy, as a save takes it: an extension's toJSON may hand out its own live arrays.
+    if (!taken) this.registeredStates.set(extension.name, structuredClone(extension.toJSON()));
     if (extension.name in this.unclaimed) {
       // An extension that cannot load the state is not registered, and the state is kept (saved again as it was).
       const { [extension.name]: state, ...rest } = this.unclaimed;
@@ -375,6 +380,9 @@ export class Mind {
       const ext = this.extensions.get(name);
       if (ext) loadExtension(ext, json);
       else this.unclaimed[name] = json;
+    }
+    for (const [name, ext] of this.extensions) {
+      if (!Object.hasOwn(state.extensions, name)) loadExtension(ext, this.registeredStates.get(name));
     }
     this.journal.checkpoint();
     this.terms.clear();

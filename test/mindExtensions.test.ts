@@ -83,3 +83,19 @@ test('an extension that cannot load its saved state is named in the error; the s
   t.is(early.cycle, 0);
   t.deepEqual(early.goals.all().map((g) => g.description), ['Map orbits']);
 });
+
+test('restoring a state saved without a registered extension puts that extension back as it was registered, as the rest of the mind is replaced', (t) => {
+  const mind = new Mind();
+  const notes = new Notes();
+  notes.lines.push('kept from before registration');
+  mind.registerExtension(notes);
+  notes.lines.push('goal-1: plan A');
+  mind.addGoal({ description: 'Find moons of Mars' });
+  mind.restore(new Mind().toJSON());
+  t.deepEqual(mind.goals.all(), [], 'the goals are replaced');
+  t.deepEqual(notes.lines, ['kept from before registration'], 'the extension is as it was registered, not holding what it held for the goals gone');
+  const withNotes = mind.toJSON();
+  notes.lines = ['later'];
+  mind.restore(withNotes);
+  t.deepEqual(notes.lines, ['kept from before registration'], 'a state saved with the extension loads its own part, as before');
+});
