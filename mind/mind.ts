@@ -16,8 +16,7 @@ import { Goal, GoalBook, type NewGoal } from './goals.js';
 import { GoalTermsCache, type GoalTerms } from './goalTerms.js';
 import { checkMindOptions, mindConfigOption } from './mindConfigOption.js';
 import { Journal } from './journal.js';
-import { checkExtension } from './extensionDefinition.js';
-import { loadExtension } from './extensionLoad.js';
+import { ExtensionRegistry } from './extensionRegistry.js';
 import { HypervectorSpace } from './hypervector.js';
 import { issueMessage } from './issueMessage.js';
 import { KnowledgeGraph, Triple } from './knowledgeGraph.js';
@@ -115,11 +114,8 @@ export class Mind {
   private readonly terms: GoalTermsCache;
   readonly decisions: DecisionLog;
   readonly tools: ToolRegistry;
-  readonly extensions = new Map<string, MindExtension>();
-  /** Restored extension state whose extension is not registered yet (it loads on registration). */
-  private unclaimed: Record<string, unknown> = {};
-  /** Each registered extension's state as it was registered, for a restore of a saved state without it. */
-  private readonly registeredStates = new Map<string, unknown>();
+  /** The mind's extensions by name (plans, psyche, questions, the library, yours). */
+  readonly extensions = new ExtensionRegistry();
   /** The hypervector space of tool profiles, goal vectors, symbol vectors and library passages (10,000 bits). */
   readonly space = new HypervectorSpace();
   /** Questions user_interact asked and is waiting for (extension `questions`). */
@@ -289,30 +285,12 @@ export class Mind {
     return made;
   }
 
-  /**
-   * Adds an extension; state restored before it was registered loads into it
-   * now. Its state as registered is what a later restore of a saved state
-   * without it (saved by a mind that had no such extension) puts back. A second extension of the same name is refused, as a second tool of
-   * one name is, and so is one that is no extension (mind/extensionDefinition.ts).
-   */
+  /** Adds an extension (see {@link ExtensionRegistry.register}). */
   registerExtension(extension: MindExtension): void {
-    checkExtension(extension);
-    const taken = this.extensions.get(extension.name);
-    if (taken && taken !== extension) throw new Error(`mind extension "${extension.name}" is already registered (a ${taken.constructor.name}): extension names are unique`);
-    // A copy, as a save takes it: an extension's toJSON may hand out its own live arrays.
-    if (!taken) this.registeredStates.set(extension.name, structuredClone(extension.toJSON()));
-    if (extension.name in this.unclaimed) {
-      // An extension that cannot load the state is not registered, and the state is kept (saved again as it was).
-      const { [extension.name]: state, ...rest } = this.unclaimed;
-      loadExtension(extension, state);
-      this.unclaimed = rest;
-    }
-    this.extensions.set(extension.name, extension);
+    this.extensions.register(extension);
   }
 
   toJSON(): MindState {
-    const extensions: Record<string, unknown> = { ...this.unclaimed };
-    for (const [name, ext] of this.extensions) extensions[name] = ext.toJSON();
     return {
       version: 1,
       cycle: this.cycleCount,
@@ -327,7 +305,7 @@ export class Mind {
       provenance: this.provenance.map((p) => ({ ...p })),
       random: this.random.toJSON(),
       badScoringReported: this.tools.badScoringReported,
-      extensions,
+      extensions: this.extensions.toJSON(),
     };
   }
 
@@ -375,15 +353,7 @@ export class Mind {
     this.provenanceLog = state.provenance;
     this.random = SeededRandom.fromJSON(state.random, this.journal);
     this.tools.loadBadScoringReported(state.badScoringReported);
-    this.unclaimed = {};
-    for (const [name, json] of Object.entries(state.extensions)) {
-      const ext = this.extensions.get(name);
-      if (ext) loadExtension(ext, json);
-      else this.unclaimed[name] = json;
-    }
-    for (const [name, ext] of this.extensions) {
-      if (!Object.hasOwn(state.extensions, name)) loadExtension(ext, this.registeredStates.get(name));
-    }
+    this.extensions.load(state.extensions);
     this.journal.checkpoint();
     this.terms.clear();
   }
