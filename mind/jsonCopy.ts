@@ -13,6 +13,9 @@
  * change recorded events by changing it, and nobody can change the copy.
  */
 export function frozenJsonCopy(value: unknown): { copy: unknown } | { problem: string } {
+  // Most inputs ({ query, topK }, { about: [...] }): copied without the JSON round trip, which was a tenth of a cycle's time.
+  const plain = plainCopy(value, true);
+  if (plain !== NOT_PLAIN) return { copy: plain };
   let text: string | undefined;
   try {
     text = JSON.stringify(value);
@@ -22,6 +25,45 @@ export function frozenJsonCopy(value: unknown): { copy: unknown } | { problem: s
     return { problem: `JSON.stringify failed: ${error instanceof Error ? error.message : String(error)}` };
   }
   return { copy: text === undefined ? undefined : JSON.parse(text, freeze) };
+}
+
+/** What {@link plainCopy} returns for a value JSON would change or refuse. */
+export const NOT_PLAIN: unique symbol = Symbol('not plain JSON');
+
+/** How deep {@link plainCopy} copies; a value nested deeper takes the JSON round trip. */
+const PLAIN_DEPTH = 16;
+
+/**
+ * A deep copy of `value` (each object and array frozen when `frozen`), when
+ * it is plain JSON: strings, booleans, null, finite numbers, arrays and plain
+ * objects of them, up to 16 levels, which JSON holds exactly as they are.
+ * Anything else (undefined, a BigInt, a Date, a class instance, a cycle, NaN)
+ * gives {@link NOT_PLAIN}: the caller takes the JSON round trip, and its checks.
+ */
+export function plainCopy(value: unknown, frozen: boolean, depth = PLAIN_DEPTH): unknown {
+  const type = typeof value;
+  if (type === 'string' || type === 'boolean' || value === null) return value;
+  if (type === 'number') return Number.isFinite(value) ? value : NOT_PLAIN;
+  if (type !== 'object' || depth === 0) return NOT_PLAIN;
+  let copy: unknown[] | Record<string, unknown>;
+  if (Array.isArray(value)) {
+    copy = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) {
+      const item = plainCopy(value[i], frozen, depth - 1);
+      if (item === NOT_PLAIN) return NOT_PLAIN;
+      copy[i] = item;
+    }
+  } else {
+    const prototype = Object.getPrototypeOf(value);
+    if (prototype !== Object.prototype && prototype !== null) return NOT_PLAIN;
+    copy = {};
+    for (const key in value as object) {
+      const field = plainCopy((value as Record<string, unknown>)[key], frozen, depth - 1);
+      if (field === NOT_PLAIN) return NOT_PLAIN;
+      copy[key] = field;
+    }
+  }
+  return frozen ? Object.freeze(copy) : copy;
 }
 
 function freeze(_key: string, value: unknown): unknown {

@@ -19,6 +19,7 @@
  * naming the tool, and recover treats it as critical, rolls the mind back to
  * the signal's checkpoint and counts the attempt against the tool.
  */
+import { NOT_PLAIN, plainCopy } from './jsonCopy.js';
 import type { PendingQuestions } from './questions.js';
 import type { Decision } from './toolSelection.js';
 import { isThenable } from './thenable.js';
@@ -62,6 +63,8 @@ export function runTool(decision: Decision, ctx: ToolContext): ToolOutput | Prom
  */
 function ownCopy(input: unknown): unknown {
   if (typeof input !== 'object' || input === null) return input;
+  const plain = plainCopy(input, false);
+  if (plain !== NOT_PLAIN) return plain;
   try {
     return structuredClone(input);
   } catch {

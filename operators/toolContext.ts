@@ -4,6 +4,8 @@
  * run's signals: a {@link ToolRunScope} on the runtime's scheduler).
  */
 import type { Goal } from '../mind/goals.js';
+import type { MindConfig } from '../mind/config.js';
+import type { Mind } from '../mind/mind.js';
 import type { ProposalContext, ToolContext } from '../mind/tool.js';
 import type { Runtime } from '../streams/runtime.js';
 import type { ToolRunScope } from './toolRunScope.js';
@@ -13,5 +15,31 @@ export function proposalContext(runtime: Runtime, goal: Goal): ProposalContext {
 }
 
 export function toolContext(runtime: Runtime, goal: Goal, scope: ToolRunScope): ToolContext {
-  return { ...proposalContext(runtime, goal), signal: scope.signal, timeout: scope.timeout };
+  return new RunContext(runtime, goal, scope);
+}
+
+/** Made per action, so a class: its `signal` is read from the scope only when the tool reads it (see toolRunScope.ts). */
+class RunContext implements ToolContext {
+  readonly mind: Mind;
+  readonly config: MindConfig;
+  readonly now: () => number;
+  readonly replaying: boolean;
+  /** A function of its own, not a method: tools take it out of the context (`{ timeout }`). */
+  readonly timeout: (ms: number) => AbortSignal;
+
+  constructor(
+    runtime: Runtime,
+    readonly goal: Goal,
+    private readonly scope: ToolRunScope,
+  ) {
+    this.mind = runtime.mind;
+    this.config = runtime.mind.config;
+    this.now = runtime.now;
+    this.replaying = runtime.replaying;
+    this.timeout = (ms) => scope.timeout(ms);
+  }
+
+  get signal(): AbortSignal {
+    return this.scope.signal;
+  }
 }

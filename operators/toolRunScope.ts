@@ -25,46 +25,58 @@ export interface ToolRunScope {
 }
 
 export function toolRunScope(scheduler: SchedulerLike): ToolRunScope {
-  const run = new AbortController();
-  const releases = new Set<() => void>();
-  let ended = false;
+  return new RunScope(scheduler);
+}
 
-  const timeout = (ms: number): AbortSignal => {
+/** Made per action, so kept cheap: the AbortController and the timers' set are made on first use (most tools use neither). */
+class RunScope implements ToolRunScope {
+  private run: AbortController | undefined;
+  private releases: Set<() => void> | undefined;
+  private ended = false;
+
+  constructor(private readonly scheduler: SchedulerLike) {}
+
+  get signal(): AbortSignal {
+    return (this.run ??= new AbortController()).signal;
+  }
+
+  abort(reason: unknown): void {
+    (this.run ??= new AbortController()).abort(reason);
+  }
+
+  end(): void {
+    this.ended = true;
+    this.releases?.forEach((release) => release());
+  }
+
+  timeout(ms: number): AbortSignal {
+    const runSignal = this.signal;
     const deadline = new AbortController();
-    if (ended || run.signal.aborted) {
-      deadline.abort(run.signal.aborted ? run.signal.reason : new DOMException('the tool run has ended', 'AbortError'));
+    if (this.ended || runSignal.aborted) {
+      deadline.abort(runSignal.aborted ? runSignal.reason : new DOMException('the tool run has ended', 'AbortError'));
       return deadline.signal;
     }
+    const releases = (this.releases ??= new Set());
     let timer: Subscription | undefined;
     let released = false;
     const release = (): void => {
       released = true;
       releases.delete(release);
       timer?.unsubscribe();
-      run.signal.removeEventListener('abort', onRunAbort);
+      runSignal.removeEventListener('abort', onRunAbort);
     };
     const onRunAbort = (): void => {
       release();
-      deadline.abort(run.signal.reason);
+      deadline.abort(runSignal.reason);
     };
     releases.add(release);
-    run.signal.addEventListener('abort', onRunAbort, { once: true });
-    timer = scheduler.schedule(() => {
+    runSignal.addEventListener('abort', onRunAbort, { once: true });
+    timer = this.scheduler.schedule(() => {
       release();
       deadline.abort(new DOMException(`timed out after ${ms} ms`, 'TimeoutError'));
     }, ms);
     // A scheduler that ran the action at once (a synchronous one, ms 0) has released it already.
     if (released) timer.unsubscribe();
     return deadline.signal;
-  };
-
-  return {
-    signal: run.signal,
-    timeout,
-    abort: (reason) => run.abort(reason),
-    end: () => {
-      ended = true;
-      releases.forEach((release) => release());
-    },
-  };
+  }
 }

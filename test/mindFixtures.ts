@@ -36,7 +36,7 @@ export function demoMind(): Mind {
 
 /** The context a tool runs in, for a goal of the mind, at time `at`, with the run's signals from `scope` (real time by default). */
 export function contextFor(mind: Mind, goal: Goal, at = 0, scope: ToolRunScope = toolRunScope(asyncScheduler)): ToolContext {
-  return { mind, goal, config: mind.config, now: () => at, signal: scope.signal, timeout: scope.timeout };
+  return { mind, goal, config: mind.config, now: () => at, signal: scope.signal, timeout: (ms) => scope.timeout(ms) };
 }
 
 /** Runs a decided tool as act does (asynchronously, on real time), ending its scope (releasing its timers) once it settles. */
