@@ -35,11 +35,17 @@ function countedDecision(seq: number, counts: number[]): AgentEvent {
   }) as unknown as AgentEvent;
 }
 
+/** A stream standing for stdout, and what has been written to it so far. */
+function capturedOutput(): { stdout: PassThrough; printed: () => string } {
+  const stdout = new PassThrough();
+  let text = '';
+  stdout.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+  return { stdout, printed: () => text };
+}
+
 test('every sink of a shared stream writes the same text, serialised once per event', async (t) => {
   const store = await SqliteStore.open(join(mkdtempSync(join(tmpdir(), 'ooda-json-')), 'a.db'));
-  const stdout = new PassThrough();
-  let printed = '';
-  stdout.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
+  const { stdout, printed } = capturedOutput();
   const events$ = new Subject<AgentEvent>();
   const lines = toNdjson(stdout);
   const sink = toSqlite(store);
@@ -53,7 +59,7 @@ test('every sink of a shared stream writes the same text, serialised once per ev
 
   t.deepEqual(counts.slice(1), [1, 1, 1], 'each event serialised once for both sinks');
   const expected = events.map((e) => JSON.stringify(e));
-  t.deepEqual(printed.trimEnd().split('\n'), expected);
+  t.deepEqual(printed().trimEnd().split('\n'), expected);
   const rows = await store.all<{ seq: number; kind: string; body: string }>('SELECT seq, kind, body FROM events ORDER BY seq');
   t.deepEqual(
     rows.map((r) => JSON.stringify({ kind: r.kind, seq: r.seq, session: 's1', cycle: r.seq, at: 1000 + r.seq, ...JSON.parse(r.body) })),
@@ -63,15 +69,13 @@ test('every sink of a shared stream writes the same text, serialised once per ev
 });
 
 test('an event serialised again after another one still gets its own text', async (t) => {
-  const stdout = new PassThrough();
-  let printed = '';
-  stdout.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
+  const { stdout, printed } = capturedOutput();
   const lines = toNdjson(stdout);
   const counts: number[] = [];
   const [a, b] = [countedDecision(1, counts), countedDecision(2, counts)];
   for (const event of [a, b, a]) lines.next(event);
   await lines.flushed();
-  t.deepEqual(printed.trimEnd().split('\n'), [a, b, a].map((e) => JSON.stringify(e)));
+  t.deepEqual(printed().trimEnd().split('\n'), [a, b, a].map((e) => JSON.stringify(e)));
 });
 
 /** A value nested `levels` deep: [[[…]]]. */
@@ -83,9 +87,7 @@ function nested(levels: number): unknown {
 
 test('an event nested deeper than the store can hold is written as a critical error standing for it, and the events around it are stored', async (t) => {
   const store = await SqliteStore.open(join(mkdtempSync(join(tmpdir(), 'ooda-json-')), 'deep.db'));
-  const stdout = new PassThrough();
-  let printed = '';
-  stdout.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
+  const { stdout, printed } = capturedOutput();
   const events$ = new Subject<AgentEvent>();
   const lines = toNdjson(stdout);
   const storeErrors: Error[] = [];
@@ -102,7 +104,7 @@ test('an event nested deeper than the store can hold is written as a critical er
   t.deepEqual(storeErrors, [], 'the store wrote every batch');
   const rows = await store.all<{ seq: number; kind: string; body: string }>('SELECT seq, kind, body FROM events ORDER BY seq');
   t.deepEqual(rows.map((r) => [r.seq, r.kind]), [[1, 'decision'], [2, 'error'], [3, 'decision']]);
-  const standIn = JSON.parse(printed.trimEnd().split('\n')[1]!) as { kind: string; seq: number; severity: string; message: string };
+  const standIn = JSON.parse(printed().trimEnd().split('\n')[1]!) as { kind: string; seq: number; severity: string; message: string };
   t.like(standIn, { kind: 'error', seq: 2, severity: 'critical' });
   t.is(standIn.message, 'a decision event nested more than 900 levels deep (objects and arrays within one another), more than the store can hold: this error stands for it wherever events are written');
   t.is(JSON.parse(rows[1]!.body).message, standIn.message, 'the store holds the same stand-in as stdout');
@@ -110,9 +112,7 @@ test('an event nested deeper than the store can hold is written as a critical er
 });
 
 test('an event nested deep, but within the limit, or holding brackets in its strings, is written as it is', async (t) => {
-  const stdout = new PassThrough();
-  let printed = '';
-  stdout.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
+  const { stdout, printed } = capturedOutput();
   const lines = toNdjson(stdout);
   const counts: number[] = [];
   const base = JSON.parse(JSON.stringify(countedDecision(1, counts)));
@@ -122,5 +122,5 @@ test('an event nested deep, but within the limit, or holding brackets in its str
   ] as AgentEvent[];
   for (const event of events) lines.next(event);
   await lines.flushed();
-  t.deepEqual(printed.trimEnd().split('\n'), events.map((e) => JSON.stringify(e)));
+  t.deepEqual(printed().trimEnd().split('\n'), events.map((e) => JSON.stringify(e)));
 });
