@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { MindConfig, periodMs } from '../mind/config.js';
 import { describeValue, showValue } from '../mind/describeValue.js';
+import { isObject } from './isObject.js';
 
 export { MAX_TIMER_MS } from '../mind/config.js';
 
@@ -72,11 +73,14 @@ export type ConfigLayer = { origin: string; values: Record<string, unknown>; var
 /**
  * Validates each layer on its own, in order, then merges them (later wins,
  * objects merged key by key). Throws {@link ConfigError} naming the first bad
- * key and the layer it is in, even when a later layer overrides it.
+ * key and the layer it is in, even when a later layer overrides it; a layers
+ * list or a layer that is none is a TypeError naming it.
  */
 export function resolveConfig(layers: ConfigLayer[]): AgentConfig {
+  if (!Array.isArray(layers)) throw new TypeError(`resolveConfig takes an array of layers ({ origin, values }), got ${describeValue(layers)}`);
   let merged: Record<string, unknown> = {};
-  for (const layer of layers) {
+  for (const [i, layer] of layers.entries()) {
+    if (!isObject(layer)) throw new TypeError(`resolveConfig layers[${i}]: expected { origin, values: { …config } }, got ${describeValue(layer)}`);
     validate(layer);
     merged = deepMerge(merged, layer.values);
   }

@@ -50,3 +50,9 @@ test('an unreadable or malformed config file is a clear error naming the file', 
   writeFileSync(bad, '{\n  "maxCycles": 5,\n  "seed": 3,\n}\n');
   t.throws(() => readConfigFile(bad), { message: /not valid JSON: .* at position 33 \(line 4, column 1\)$/ }, 'a trailing comma: the line and column of the brace after it');
 });
+
+test('resolveConfig given no list of layers, or a layer that is none, is a TypeError naming it', (t) => {
+  t.throws(() => resolveConfig(5 as never), { instanceOf: TypeError, message: 'resolveConfig takes an array of layers ({ origin, values }), got 5' });
+  t.throws(() => resolveConfig([{ origin: 'a', values: {} }, null as never]), { instanceOf: TypeError, message: 'resolveConfig layers[1]: expected { origin, values: { …config } }, got null' });
+  t.is(resolveConfig([{ origin: 'a', values: { maxCycles: 7 } }]).maxCycles, 7);
+});
