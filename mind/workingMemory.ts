@@ -78,7 +78,8 @@ export class WorkingMemory {
    * Adds an entry made in cycle `sourceCycle`: it replaces the entry holding
    * its key, if any, or else evicts one first when full. Returns the new entry.
    * An entry the saved memory could not hold (no string content, a kind it
-   * does not know, a relevance outside [0, 1]) throws, naming the field.
+   * does not know, a relevance outside [0, 1], a time that is not finite)
+   * throws, naming the field.
    */
   push(entry: NewMemoryEntry, sourceCycle: number): MemoryEntry {
     const problem = entryProblem(entry);
@@ -251,16 +252,22 @@ const KINDS: ReadonlySet<unknown> = new Set(MemoryKind.options);
 
 /**
  * Why a new entry makes none the {@link MemoryEntry} schema takes, or
- * undefined. A tool's `ctx.mind.remember({ kind: 'Note', … })` or a NaN
- * relevance made an entry no resume could load. Plain checks: push is on
- * every cycle's path.
+ * undefined. A tool's `ctx.mind.remember({ kind: 'Note', … })`, a NaN
+ * relevance or time, a symbol or `goalId` that is no string made an entry no
+ * resume could load. Plain checks: push is on every cycle's path.
  */
 function entryProblem(entry: NewMemoryEntry): string | undefined {
   if (entry === null || typeof entry !== 'object') return `expected an entry { content, symbols, kind, at, relevance }, got ${describeValue(entry)}`;
   if (typeof entry.content !== 'string') return `content must be a string (got ${describeValue(entry.content)})`;
   if (!Array.isArray(entry.symbols)) return `symbols must be an array of strings (got ${describeValue(entry.symbols)})`;
+  for (let i = 0; i < entry.symbols.length; i++) {
+    if (typeof entry.symbols[i] !== 'string') return `symbols must be an array of strings (got ${describeValue(entry.symbols[i])} at ${i})`;
+  }
   if (!KINDS.has(entry.kind)) return `kind must be one of ${MemoryKind.options.join(', ')} (got ${describeValue(entry.kind)})`;
-  if (typeof entry.at !== 'number') return `at must be a time in ms (got ${describeValue(entry.at)})`;
+  // NaN and Infinity too: the saved state writes them as null.
+  if (!Number.isFinite(entry.at)) return `at must be a time in ms (got ${describeValue(entry.at)})`;
   if (typeof entry.relevance !== 'number' || !(entry.relevance >= 0 && entry.relevance <= 1)) return `relevance must be a number from 0 to 1 (got ${describeValue(entry.relevance)})`;
+  if (entry.goalId !== undefined && typeof entry.goalId !== 'string') return `goalId must be a goal id, a string, when given (got ${describeValue(entry.goalId)})`;
+  if (entry.key !== undefined && typeof entry.key !== 'string') return `key must be a string when given (got ${describeValue(entry.key)})`;
   return undefined;
 }

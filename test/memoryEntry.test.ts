@@ -12,6 +12,11 @@ test('mind.remember refuses an entry the saved memory could not hold, naming the
     [{ content: undefined }, 'working memory: content must be a string (got undefined)'],
     [{ symbols: 'rain' }, 'working memory: symbols must be an array of strings (got "rain")'],
     [{ at: '0' }, 'working memory: at must be a time in ms (got "0")'],
+    [{ at: NaN }, 'working memory: at must be a time in ms (got NaN)'],
+    [{ at: Infinity }, 'working memory: at must be a time in ms (got Infinity)'],
+    [{ symbols: ['rain', 7] }, 'working memory: symbols must be an array of strings (got 7 at 1)'],
+    [{ goalId: 3 }, 'working memory: goalId must be a goal id, a string, when given (got 3)'],
+    [{ key: null }, 'working memory: key must be a string when given (got null)'],
   ];
   for (const [change, message] of refused) t.throws(() => mind.remember({ ...entry, ...change } as never), { instanceOf: TypeError, message });
   t.is(mind.memory.size, 0);
