@@ -37,8 +37,9 @@ const PLAIN_DEPTH = 16;
  * A deep copy of `value` (each object and array frozen when `frozen`), when
  * it is plain JSON: strings, booleans, null, finite numbers, arrays and plain
  * objects of them, up to 16 levels, which JSON holds exactly as they are.
- * Anything else (undefined, a BigInt, a Date, a class instance, a cycle, NaN)
- * gives {@link NOT_PLAIN}: the caller takes the JSON round trip, and its checks.
+ * Anything else (undefined, a BigInt, a Date, a class instance, a cycle, NaN,
+ * an own `__proto__` key) gives {@link NOT_PLAIN}: the caller takes the JSON
+ * round trip, and its checks.
  */
 export function plainCopy(value: unknown, frozen: boolean, depth = PLAIN_DEPTH): unknown {
   const type = typeof value;
@@ -58,6 +59,8 @@ export function plainCopy(value: unknown, frozen: boolean, depth = PLAIN_DEPTH):
     if (prototype !== Object.prototype && prototype !== null) return NOT_PLAIN;
     copy = {};
     for (const key in value as object) {
+      // Assigned, it would set the copy's prototype instead (JSON.parse makes it an own key): the round trip keeps it.
+      if (key === '__proto__') return NOT_PLAIN;
       const field = plainCopy((value as Record<string, unknown>)[key], frozen, depth - 1);
       if (field === NOT_PLAIN) return NOT_PLAIN;
       copy[key] = field;

@@ -75,3 +75,26 @@ test('an event keeps the input as it was decided: neither a tool reusing its inp
   const expected = [0, 1, 2].flatMap((n) => ['decision', 'action'].map((kind) => [kind, { step: `step ${n}`, nested: { touched: false } }]));
   t.deepEqual(recorded, expected);
 });
+
+test('an input parsed from JSON text with a "__proto__" key is recorded as that text: the key stays its own, nothing is inherited through it', (t) => {
+  const text = '{"step":"one","__proto__":{"step":"hidden","extra":true}}';
+  const tool: Tool<{ step: string }> = {
+    name: 'parser',
+    description: 'parses',
+    keywords: ['parse'],
+    danger: 'safe',
+    capabilities: [],
+    input: z.object({ step: z.string() }),
+    scoring: { kind: 'core', base: () => 0.9 },
+    propose: () => JSON.parse(text),
+    execute: ({ step }) => ({ ok: true, summary: `ran ${step}` }),
+  };
+  const { events } = runOnVirtualTime([goalSignal('keep parsing', { criteria: 'zzqx', stallThreshold: 100 })], {
+    mind: new Mind({ tools: [tool] }),
+    config: { maxCycles: 1, loopDetection: { enabled: false } },
+  });
+  const decision = events.find((e) => e.kind === 'decision')!;
+  t.is(JSON.stringify(decision.input), text);
+  t.is(Object.getPrototypeOf(decision.input), Object.prototype);
+  t.is((decision.input as { extra?: unknown }).extra, undefined);
+});
