@@ -61,7 +61,8 @@ export class ExtensionRegistry {
       else this.unclaimed[name] = json;
     }
     for (const [name, extension] of this.registered) {
-      if (!Object.hasOwn(states, name)) loadExtension(extension, this.registeredStates.get(name));
+      // A copy each time: an extension's load may keep what it is given and change it later.
+      if (!Object.hasOwn(states, name)) loadExtension(extension, structuredClone(this.registeredStates.get(name)));
     }
   }
 }

@@ -99,3 +99,15 @@ test('restoring a state saved without a registered extension puts that extension
   mind.restore(withNotes);
   t.deepEqual(notes.lines, ['kept from before registration'], 'a state saved with the extension loads its own part, as before');
 });
+
+test('an extension put back as it was registered gets its own copy of that state: what it adds later is gone at the next such restore', (t) => {
+  const mind = new Mind();
+  const notes = new Notes();
+  notes.lines.push('as registered');
+  mind.registerExtension(notes);
+  const without = new Mind().toJSON();
+  mind.restore(without);
+  notes.lines.push('added after the restore');
+  mind.restore(without);
+  t.deepEqual(notes.lines, ['as registered']);
+});
