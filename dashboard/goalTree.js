@@ -39,7 +39,7 @@ function fillRow(row, goal) {
     ...(plan ? [plan] : []));
 }
 
-/** The drawn row of `goal`, made on first sight, refilled (and flashed) when the goal changed since the last draw. */
+/** The drawn row of `goal`, made on first sight, refilled when the goal changed since it was last filled (flashed when that was since the last draw). */
 function rowOf(goal) {
   let entry = drawn.get(goal);
   if (!entry) {
@@ -48,13 +48,21 @@ function rowOf(goal) {
     entry = { item: el('li', {}, row), row, branch: el('ul'), filled: false };
     drawn.set(goal, entry);
   }
-  const fresh = state.freshGoals.has(goal.goalId);
-  if (!entry.filled || fresh) {
+  if (!entry.filled) {
     fillRow(entry.row, goal);
     entry.filled = true;
   }
-  if (fresh) entry.row.animate(FLASH, { duration: 1200, easing: 'ease-out' });
+  if (state.freshGoals.has(goal.goalId)) entry.row.animate(FLASH, { duration: 1200, easing: 'ease-out' });
   return entry;
+}
+
+/** Marks the changed goals' rows to be filled again: now if shown, else when they come into view (a goal changed below the rows shown kept its old row). */
+function unfillChanged() {
+  for (const goalId of state.freshGoals) {
+    const goal = state.goals.get(goalId);
+    const entry = goal && drawn.get(goal);
+    if (entry) entry.filled = false;
+  }
 }
 
 /**
@@ -75,6 +83,7 @@ function reorder(list, items) {
 export function renderGoals() {
   if (!state.goalsChanged) return;
   state.goalsChanged = false;
+  unfillChanged();
   const goals = [...state.goals.values()];
   const children = new Map();
   for (const goal of goals) {

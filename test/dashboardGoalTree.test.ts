@@ -124,3 +124,29 @@ test('in Chromium: by keyboard alone, Tab reaches the goal tree, the arrow keys 
   await page.keyboard.press('ArrowDown');
   t.is(await focused(), 'goal-1');
 });
+
+test('in Chromium: a goal that changed while below the 200 shown is drawn as it is now when it comes back into view', async (t) => {
+  const goal = (n: number) => ({ goalId: `goal-${n}`, description: `Goal ${n}`, criteria: '', status: 'Active' as const, priority: 100, childIds: [] });
+  // goal-1 to goal-200 shown (by id, all of one priority), goal-201 below them.
+  const snapshot = (): Snapshot => ({ ...emptySnapshot(SESSION), goals: Array.from({ length: 201 }, (_, i) => goal(i + 1)) });
+  const { page, events$ } = await pageOnQuietServer(t, {}, SESSION, '', snapshot);
+  await page.locator('.goal[data-goal-id=goal-200]').waitFor({ timeout: 10_000 });
+  const event = (seq: number, n: number, description: string, priority: number, status = 'Active') =>
+    ({ kind: 'goal', seq, session: SESSION, cycle: seq, at: 0, goalId: `goal-${n}`, description, status, priority, change: 'priority' }) as AgentEvent;
+
+  // A new, more important goal pushes goal-200 out of view.
+  events$.next(event(1, 202, 'Goal 202', 200));
+  await page.locator('.goal[data-goal-id=goal-202]').waitFor({ timeout: 10_000 });
+  t.is(await page.locator('.goal[data-goal-id=goal-200]').count(), 0);
+  // goal-200 changes while out of view (a warning after it shows when the page has drawn both).
+  events$.next(event(2, 200, 'Goal 200, reworded', 100));
+  events$.next({ kind: 'warning', seq: 3, session: SESSION, cycle: 3, at: 0, message: 'drawn' } as AgentEvent);
+  await page.locator('#alerts', { hasText: 'drawn' }).waitFor({ timeout: 10_000 });
+  t.is(await page.locator('.goal[data-goal-id=goal-200]').count(), 0);
+  // goal-202 finishes: the first 200 are goal-1 to goal-200 again.
+  events$.next(event(4, 202, 'Goal 202', 200, 'Completed'));
+  await page.locator('#goal-count', { hasText: '201 active / 202' }).waitFor({ timeout: 10_000 });
+  const row = page.locator('.goal[data-goal-id=goal-200]');
+  t.is(await row.locator('.desc').textContent(), 'Goal 200, reworded');
+  t.is(await row.getAttribute('title'), 'goal-200: Goal 200, reworded');
+});
