@@ -1,14 +1,17 @@
 /**
  * A value as JSON holds it, as every event is written (stdout, the store, the
  * dashboard): a BigInt anywhere in it, or a cycle of references, makes
- * `JSON.stringify` throw, far from where the value came from; so a tool's or
- * a skill's input is checked, and copied, where it is proposed.
+ * `JSON.stringify` throw, far from where the value came from, and one nested
+ * deeper than the store's JSON functions take fails the write of every event
+ * and snapshot holding it (a plan keeps its steps' inputs); so a tool's or a
+ * skill's input is checked, and copied, where it is proposed.
  */
+import { MAX_VALUE_NESTING, nestingProblem } from './jsonNesting.js';
 
 /**
  * A frozen deep copy of `value` as JSON holds it (`JSON.parse(JSON.stringify(value))`,
  * undefined for undefined), or why it has none (`it holds a BigInt`, `it refers
- * to itself`). What a decision records as its input: whoever still holds the
+ * to itself`, `it is nested more than 100 levels deep …`). What a decision records as its input: whoever still holds the
  * original (the tool that proposed it, reusing one object; a skill) cannot
  * change recorded events by changing it, and nobody can change the copy.
  */
@@ -24,13 +27,15 @@ export function frozenJsonCopy(value: unknown): { copy: unknown } | { problem: s
     if (error instanceof TypeError && /circular/i.test(error.message)) return { problem: 'it refers to itself (a circular structure)' };
     return { problem: `JSON.stringify failed: ${error instanceof Error ? error.message : String(error)}` };
   }
-  return { copy: text === undefined ? undefined : JSON.parse(text, freeze) };
+  const copy: unknown = text === undefined ? undefined : JSON.parse(text, freeze);
+  const tooDeep = nestingProblem(copy);
+  return tooDeep ? { problem: `it is ${tooDeep}` } : { copy };
 }
 
 /** What {@link plainCopy} returns for a value JSON would change or refuse. */
 export const NOT_PLAIN: unique symbol = Symbol('not plain JSON');
 
-/** How deep {@link plainCopy} copies; a value nested deeper takes the JSON round trip. */
+/** How deep {@link plainCopy} copies (well within {@link MAX_VALUE_NESTING}); a value nested deeper takes the JSON round trip, and its nesting check. */
 const PLAIN_DEPTH = 16;
 
 /**
