@@ -41,3 +41,14 @@ test("http_fetch's report of a redirect it does not follow shows the target's cr
   const out = await runDecision(mind, goal, { goalId: goal.id, tool: 'http_fetch', input: { url: `http://${host}/` } } as Decision);
   t.is(out.summary, `GET http://${host}/ → 302 redirect to https://***@elsewhere.example/login (not followed)`);
 });
+
+test("http_fetch's report of a redirect to a scheme-relative target (//user@host) shows its credentials as ***@ too", async (t) => {
+  const server = createServer((_, res) => res.writeHead(302, { location: '//ghp_token123:x-oauth@elsewhere.example/login' }).end());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => (server.closeAllConnections(), server.close()));
+  const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const mind = new Mind({ config: MindConfig.parse({ tools: { httpAllowHosts: [host] } }), tools: builtinTools() });
+  const goal = mind.addGoal({ description: 'fetch a page' });
+  const out = await runDecision(mind, goal, { goalId: goal.id, tool: 'http_fetch', input: { url: `http://${host}/` } } as Decision);
+  t.is(out.summary, `GET http://${host}/ → 302 redirect to //***@elsewhere.example/login (not followed)`);
+});

@@ -32,10 +32,11 @@ export function hostAllowed(url: URL, allow: readonly string[]): boolean {
  * The URL text with the credentials of its authority (`user:password@`)
  * replaced by `***@`, for messages: they are recorded and shown. Works on
  * text that is not a valid URL too (the userinfo ends at the last `@` before
- * the path, query or fragment).
+ * the path, query or fragment), and on a scheme-relative one (`//user@host/`,
+ * as a redirect's Location may be).
  */
 export function withoutCredentials(url: string): string {
-  return url.replace(/([a-z][a-z0-9+.-]*:[\\/]*)[^/?#\\]*@/i, '$1***@');
+  return url.replace(/(^\s*[\\/]{2}|[a-z][a-z0-9+.-]*:[\\/]*)[^/?#\\]*@/i, '$1***@');
 }
 
 export const httpFetch: Tool<z.infer<typeof Input>> = {
