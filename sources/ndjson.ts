@@ -85,7 +85,9 @@ export function fromNdjson(readable: Readable, options: NdjsonOptions = {}): Obs
       if (start >= chunk.length || oversized) return;
       const rest = start === 0 ? chunk : chunk.slice(start);
       // Counted in bytes (the +1 allows a CR): a line of three-byte characters (CJK) passes the limit a third of the way to as many characters.
-      const bytes = partialBytes + Buffer.byteLength(rest);
+      // The BOM that starts the stream is stripped from its line (emitLine), so it does not count either.
+      const strippedBom = line === 0 && partial === '' && rest.charCodeAt(0) === BOM ? BOM_BYTES : 0;
+      const bytes = partialBytes + Buffer.byteLength(rest) - strippedBom;
       if (bytes > maxLineBytes + 1) {
         oversized = true;
         partial = '';
@@ -138,6 +140,8 @@ export function fromNdjson(readable: Readable, options: NdjsonOptions = {}): Obs
 
 /** U+FEFF, the byte-order mark some editors put at the start of a UTF-8 file. */
 const BOM = 0xfeff;
+/** The UTF-8 bytes of a {@link BOM}. */
+const BOM_BYTES = 3;
 
 /** Whether a line holds only white space (without allocating a trimmed copy). */
 function isBlank(text: string): boolean {

@@ -24,6 +24,18 @@ test('fromNdjson strips a BOM at the start of the stream, even split across chun
   ]);
 });
 
+test('the BOM stripped from the first line does not count toward maxLineBytes, however the line is split into chunks', async (t) => {
+  const line = Buffer.from('0123456789'); // exactly maxLineBytes
+  const lines = async (chunks: Buffer[]) => lastValueFrom(fromNdjson(Readable.from(chunks), { maxLineBytes: 10 }).pipe(toArray()));
+  const expected = [{ source: 'stdin', line: 1, text: '0123456789' }];
+  t.deepEqual(await lines([Buffer.concat([BOM, line, Buffer.from('\n')])]), expected);
+  // Its bytes all in, its newline still to come: the BOM once counted, and the line was said to be too long.
+  t.deepEqual(await lines([Buffer.concat([BOM, line]), Buffer.from('\n')]), expected);
+  t.deepEqual(await lines([BOM.subarray(0, 2), Buffer.concat([BOM.subarray(2), line]), Buffer.from('\n')]), expected);
+  // One byte more is too long either way.
+  t.deepEqual(await lines([Buffer.concat([BOM, line, Buffer.from('x')]), Buffer.from('\n')]), [{ source: 'stdin', line: 1, problem: 'line 1 is longer than 10 bytes' }]);
+});
+
 test('a BOM that starts a later line (files joined with cat) is rejected naming the mark, which the message of JSON.parse shows as nothing', async (t) => {
   const { code, stdout, stderr } = await runCli(['run', '--no-db', '--heartbeat', '0', '--max-cycles', '0'], Buffer.concat([BOM, Buffer.from(`${fact('Phobos')}\n`), BOM, Buffer.from(`${fact('Deimos')}\n`)]).toString());
   t.is(code, 0, stderr);
