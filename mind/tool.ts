@@ -70,7 +70,8 @@ export interface ToolContext extends ProposalContext {
    * Aborted when act stops waiting for this run: `toolTimeoutMs` passed, or
    * the run abandoned the pass (it stopped). A tool doing real I/O passes it
    * on (or a {@link ToolContext.timeout} signal, which aborts with it) so the
-   * work stops too. Its reason is the ToolFailure act reported.
+   * work stops too. Its reason is the ToolFailure act reported. Read through
+   * a getter (made on first use): a spread copy of the context lacks it.
    */
   readonly signal: AbortSignal;
   /**
@@ -79,7 +80,8 @@ export interface ToolContext extends ProposalContext {
    * {@link ToolContext.signal}'s reason when that aborts first. Use it, not a
    * Node timer, for a tool's own time limit: it follows the injected clock
    * (real time by default; on virtual time it fires when virtual time reaches
-   * it), and its timer is released when the run ends.
+   * it), and its timer is released when the run ends. An `ms` no timer can
+   * honour (none, NaN, negative, over 2^31 − 1) throws, naming it.
    */
   timeout(ms: number): AbortSignal;
 }

@@ -18,7 +18,12 @@ export function toolContext(runtime: Runtime, goal: Goal, scope: ToolRunScope): 
   return new RunContext(runtime, goal, scope);
 }
 
-/** Made per action, so a class: its `signal` is read from the scope only when the tool reads it (see toolRunScope.ts). */
+/**
+ * Made per action, so a class: its `signal` is read from the scope only when
+ * the tool reads it (see toolRunScope.ts), through a getter, which a spread
+ * copy (`{ ...ctx }`) does not take; the scope is a private field, which no
+ * copy takes either.
+ */
 class RunContext implements ToolContext {
   readonly mind: Mind;
   readonly config: MindConfig;
@@ -26,20 +31,22 @@ class RunContext implements ToolContext {
   readonly replaying: boolean;
   /** A function of its own, not a method: tools take it out of the context (`{ timeout }`). */
   readonly timeout: (ms: number) => AbortSignal;
+  readonly #scope: ToolRunScope;
 
   constructor(
     runtime: Runtime,
     readonly goal: Goal,
-    private readonly scope: ToolRunScope,
+    scope: ToolRunScope,
   ) {
     this.mind = runtime.mind;
     this.config = runtime.mind.config;
     this.now = runtime.now;
     this.replaying = runtime.replaying;
+    this.#scope = scope;
     this.timeout = (ms) => scope.timeout(ms);
   }
 
   get signal(): AbortSignal {
-    return this.scope.signal;
+    return this.#scope.signal;
   }
 }

@@ -11,12 +11,17 @@
  * released (a pending one would hold the scheduler, and Node, for nothing).
  */
 import type { SchedulerLike, Subscription } from 'rxjs';
+import { MAX_TIMER_MS } from '../mind/config.js';
+import { checkNumberOption, numberBetween } from '../mind/optionCheck.js';
 
 /** What a tool sees (ToolContext's `signal` and `timeout`) plus the controls act keeps. */
 export interface ToolRunScope {
   /** Aborted when act stops waiting for the run (see {@link ToolRunScope.abort}). */
   readonly signal: AbortSignal;
-  /** A signal aborted after `ms` of scheduler time (a `TimeoutError` DOMException, like a Node timeout signal), or with `signal`'s reason when that aborts first. */
+  /**
+   * A signal aborted after `ms` of scheduler time (a `TimeoutError` DOMException, like a Node timeout signal), or with `signal`'s reason when that aborts first.
+   * An `ms` no timer can honour (none, NaN, negative, over 2^31 − 1) throws a TypeError or RangeError naming it: a real timer would fire at once.
+   */
   timeout(ms: number): AbortSignal;
   /** Aborts `signal` with `reason`: act has given up on the run, so its I/O should stop. */
   abort(reason: unknown): void;
@@ -50,6 +55,9 @@ class RunScope implements ToolRunScope {
   }
 
   timeout(ms: number): AbortSignal {
+    const expected = `a number of ms from 0 to ${MAX_TIMER_MS}`;
+    if (ms === undefined) throw new TypeError(`ctx.timeout ms: expected ${expected}, got undefined`);
+    checkNumberOption('ctx.timeout', 'ms', ms, numberBetween(0, MAX_TIMER_MS), expected);
     const runSignal = this.signal;
     const deadline = new AbortController();
     if (this.ended || runSignal.aborted) {

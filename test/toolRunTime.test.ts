@@ -95,3 +95,32 @@ test("a tool's ctx.timeout follows the scheduler and its timer is released when 
   scheduler.flush();
   t.false(seen[0]!.aborted, 'and never fires');
 });
+
+test("ctx.timeout refuses a time it cannot honour (NaN, negative, past 2^31 - 1 ms, none): the tool's bug, reported naming the value, not a signal that aborts at once", async (t) => {
+  for (const ms of [Number.NaN, -1, 2 ** 31, Number.POSITIVE_INFINITY, undefined, '500']) {
+    const tool = scriptedTool('waits', 0.9, () => ({ ok: true, summary: 'sync' }));
+    tool.execute = (_input, ctx) => {
+      ctx.timeout(ms as number);
+      return { ok: true, summary: 'not reached' };
+    };
+    const runtime = testRuntime(new VirtualTimeScheduler(), { toolTimeoutMs: 0 }, [tool]);
+    const goal = runtime.mind.addGoal({ description: 'wait a little' });
+    const decision = { goalId: goal.id, tool: 'waits', input: { n: 0 }, cycle: 1 } as Decision;
+    const error = t.throws(() => actStage(runtime, { signal: { type: 'tick', depth: 0, meta: {} }, goal, decision, events: [] }));
+    t.regex(error!.message, new RegExp(`ctx\\.timeout ms: expected a number of ms from 0 to 2147483647, got ${typeof ms === 'string' ? '"500"' : String(ms)}`), String(ms));
+  }
+});
+
+test('a tool context spread into another object ({ ...ctx }) copies its fields and timeout, never the run scope behind it', (t) => {
+  const tool = scriptedTool('spreads', 0.9, () => ({ ok: true, summary: 'sync' }));
+  let copied: Record<string, unknown> = {};
+  tool.execute = (_input, ctx) => {
+    copied = { ...ctx };
+    return { ok: true, summary: 'copied' };
+  };
+  const runtime = testRuntime(new VirtualTimeScheduler(), { toolTimeoutMs: 0 }, [tool]);
+  const goal = runtime.mind.addGoal({ description: 'copy the context' });
+  const decision = { goalId: goal.id, tool: 'spreads', input: { n: 0 }, cycle: 1 } as Decision;
+  actStage(runtime, { signal: { type: 'tick', depth: 0, meta: {} }, goal, decision, events: [] });
+  t.deepEqual(Object.keys(copied).sort(), ['config', 'goal', 'mind', 'now', 'replaying', 'timeout']);
+});
