@@ -73,6 +73,8 @@ export interface Resumed {
   cycle: number;
   /** Signals re-applied after the last snapshot (a crashed session's tail). */
   reapplied: number;
+  /** Whether the last snapshot was saved paused (before any signal was re-applied). */
+  savedPaused: boolean;
 }
 
 export class Persistence {
@@ -133,11 +135,11 @@ export class Persistence {
       // The last step: the caller starts the run in the task this resolves in, so no signal is handled in between.
       context.startUp?.check();
       if (!restored) return new Persistence(store, options, context.config, ids.seq, ids, undefined, undefined);
-      const { from, state, reapplied } = restored;
+      const { from, state, reapplied, savedPaused } = restored;
       const cycle = state.cycle;
       const base = context.resumeConfig ? context.resumeConfig(storedConfig(store.file, from)) : context.config;
       const config = { ...base, maxCycles: cycle + base.maxCycles };
-      return new Persistence(store, options, config, ids.seq, ids, state, { from: from.id, cycle, reapplied });
+      return new Persistence(store, options, config, ids.seq, ids, state, { from: from.id, cycle, reapplied, savedPaused });
     } catch (error) {
       await store.close().catch(() => undefined);
       throw error;
@@ -304,12 +306,13 @@ export class Persistence {
 }
 
 /** The latest snapshot of a session (validated) plus, if it crashed, the signals it recorded after it, re-applied. */
-async function restoreState(store: SqliteStore, session: SessionRow, context: PersistenceContext): Promise<{ state: MindState; reapplied: number }> {
+async function restoreState(store: SqliteStore, session: SessionRow, context: PersistenceContext): Promise<{ state: MindState; reapplied: number; savedPaused: boolean }> {
   const snapshot = await store.snapshot(session.id, 'latest');
   if (!snapshot) throw new StoreError(`store: session ${session.id} has no snapshot`, 'NO_SNAPSHOT');
   const state = storedMindState(store.file, snapshot);
+  const savedPaused = state.paused;
   const tail = await store.signalCount(session.id, snapshot.signal_id);
-  if (tail === 0) return { state, reapplied: 0 };
+  if (tail === 0) return { state, reapplied: 0, savedPaused };
   const signals = `${tail} signal(s) recorded after its last snapshot (cycle ${snapshot.cycle})`;
   context.startUp?.step(`re-applying the ${tail} signal(s) session ${session.id} recorded after its last snapshot`);
   context.log(`session ${session.id}: re-applying ${signals}\u2026`);
@@ -328,5 +331,5 @@ async function restoreState(store: SqliteStore, session: SessionRow, context: Pe
     async () => context.startUp?.check(),
   );
   context.log(`session ${session.id}: re-applied ${signals}`);
-  return { state: agent.mind.toJSON(), reapplied: tail };
+  return { state: agent.mind.toJSON(), reapplied: tail, savedPaused };
 }

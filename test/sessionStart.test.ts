@@ -65,3 +65,24 @@ test('a session paused after its last snapshot and killed resumes paused, and oo
   t.regex(again.stderr, /session again started \(at cycle \d+, max \d+ more\) on \S+; it is paused, as the \d+ signal\(s\) re-applied after its last snapshot left it: no cycle runs until a resume command/);
   t.regex(again.stderr, /ended: input ended \(agent paused\)/);
 });
+
+test('a session saved while paused, then sent more and killed, resumes paused, and ooda run says it was saved so, not that the re-applied signals paused it', async (t) => {
+  const db = join(mkdtempSync(join(tmpdir(), 'ooda-session-start-')), 'store.db');
+  const child = startCli(['run', '--db', db, '--session', 'held', '--heartbeat', '0', '--goal', 'Find qzx wvy'], NEVER_DONE);
+  const result = finished(child);
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  for (const command of ['pause', 'save']) child.stdin.write(`${JSON.stringify({ type: 'command', command })}\n`);
+  child.stdin.write(`${JSON.stringify({ type: 'fact', subject: 'Mars', predicate: 'has moon', object: 'Phobos' })}\n`);
+  await until(() => stdout, /"kind":"fact"/);
+  const fact = events(stdout).find((event) => event.kind === 'fact')!;
+  // The fact came after the save: its signal is re-applied on resume, its snapshot's pause stays.
+  await until(() => String(Number(storedEventCount(db)) >= (fact.seq as number)), /true/);
+  child.kill('SIGKILL');
+  await result;
+
+  const again = await runCli(['run', '--db', db, '--session', 'again', '--heartbeat', '0', '--no-stdin'], '', NEVER_DONE);
+  t.is(again.code, 0, again.stderr);
+  t.regex(again.stderr, /session held: re-applied \d+ signal\(s\) recorded after its last snapshot/);
+  t.regex(again.stderr, /session again started \(at cycle \d+, max \d+ more\) on \S+; it is paused, as it was saved: no cycle runs until a resume command/);
+});

@@ -260,7 +260,7 @@ not a terminal), events as NDJSON on stdout, logs on stderr.`,
  * them, left it paused.
  */
 function pausedBy(resumed: Resumed | undefined): string {
-  if (!resumed?.reapplied) return 'as it was saved';
+  if (!resumed?.reapplied || resumed.savedPaused) return 'as it was saved';
   return `as the ${resumed.reapplied} signal(s) re-applied after its last snapshot left it`;
 }
 
