@@ -4,7 +4,8 @@
  * dashboard keeps showing longer than a hundred events last on a busy agent:
  *
  * - the last 30 alerts (loop, intervention, error, warning, rejected), as many as the page lists;
- * - the latest `plan` event of each goal whose plan is active (up to 200, as many goals as the page lists);
+ * - the latest `plan` event of each goal whose plan is active (up to 200, as many goals as the page lists),
+ *   after the `created` event of that plan: only it carries the steps' rationales;
  * - the latest `question` event of each of the last 10 questions (asked, answered or expired);
  * - the latest `reflection`.
  *
@@ -45,6 +46,8 @@ function keptKinds(): Map<EventKind, Kept> {
 export class ReplayHistory {
   private readonly recent: Serialised[] = [];
   private readonly kept = keptKinds();
+  /** Per goal, the `created` event of its active plan (sent with the plan's latest event, which {@link kept} holds). */
+  private readonly planStarts = new Map<string, { planId: string; item: Serialised }>();
 
   /** `replay`: the events sent whatever their kind (0: nothing is replayed, not even the kept ones). */
   constructor(private readonly replay: number) {}
@@ -53,6 +56,7 @@ export class ReplayHistory {
     if (this.replay === 0) return;
     this.recent.push(item);
     if (this.recent.length > this.replay) this.recent.shift();
+    if (event.kind === 'plan') this.notePlanStart(event, item);
     const kept = this.kept.get(event.kind);
     if (!kept) return;
     const key = kept.key(event);
@@ -63,11 +67,20 @@ export class ReplayHistory {
     if (kept.entries.size > kept.cap) kept.entries.delete(kept.entries.keys().next().value!);
   }
 
+  /** Keeps a plan's `created` event while the plan is its goal's active one. */
+  private notePlanStart(event: AgentEvent<'plan'>, item: Serialised): void {
+    const start = this.planStarts.get(event.goalId);
+    if (event.status === 'Active' && event.change === 'created') this.planStarts.set(event.goalId, { planId: event.planId, item });
+    else if (event.status !== 'Active' || start?.planId !== event.planId) this.planStarts.delete(event.goalId);
+  }
+
   /** The texts of the events a client is sent as it connects, of the kinds it `wants`, in `seq` order. */
   forClient(wants: (kind: EventKind) => boolean): string[] {
     const windowStart = this.recent[0]?.seq ?? Infinity;
     const older = new Set<Serialised>();
     for (const kept of this.kept.values()) for (const item of kept.entries.values()) if (item.seq < windowStart) older.add(item);
+    const latestPlans = this.kept.get('plan')!.entries;
+    for (const [goalId, { item }] of this.planStarts) if (item.seq < windowStart && latestPlans.has(goalId)) older.add(item);
     return [...[...older].sort((a, b) => a.seq - b.seq), ...this.recent].filter((item) => wants(item.kind)).map((item) => item.text);
   }
 }

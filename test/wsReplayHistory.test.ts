@@ -23,14 +23,18 @@ async function replayed(url: string): Promise<AgentEvent[]> {
 function history(events$: Subject<AgentEvent>): void {
   let seq = 0;
   const publish = (body: object) => events$.next({ seq: ++seq, session: SESSION, cycle: seq, at: 0, ...body } as AgentEvent);
-  const plan = (goalId: string, status: string, change: string) =>
-    publish({ kind: 'plan', goalId, planId: `plan-${goalId}`, attempt: 0, strategy: 'Knowledge', order: 'explore-first', status, change, steps: [{ index: 0, tool: 'kg_query', status: 'Active' }], departures: 0, reason: change });
+  const plan = (goalId: string, status: string, change: string, planId = `plan-${goalId}`) =>
+    publish({ kind: 'plan', goalId, planId, attempt: 0, strategy: 'Knowledge', order: 'explore-first', status, change, steps: [{ index: 0, tool: 'kg_query', status: 'Active', ...(change === 'created' ? { rationale: `why ${planId}` } : {}) }], departures: 0, reason: change });
   for (let i = 1; i <= 40; i++) publish({ kind: 'warning', message: `warning ${i}` });
   publish({ kind: 'reflection', number: 1, trigger: 'interval', cycles: 5, adjustments: [], tools: [], pressure: 0.1 });
   plan('goal-1', 'Active', 'created');
   plan('goal-1', 'Active', 'step');
   plan('goal-2', 'Active', 'created');
   plan('goal-2', 'Completed', 'completed');
+  plan('goal-3', 'Active', 'created', 'plan-3a');
+  plan('goal-3', 'Completed', 'completed', 'plan-3a');
+  plan('goal-3', 'Active', 'created', 'plan-3b');
+  plan('goal-3', 'Active', 'left', 'plan-3b');
   publish({ kind: 'question', questionId: 'question-1', goalId: 'goal-1', text: 'Which moon?', timeoutMs: 1000, status: 'asked' });
   publish({ kind: 'question', questionId: 'question-1', goalId: 'goal-1', text: 'Which moon?', timeoutMs: 1000, status: 'answered', answer: 'Phobos' });
   publish({ kind: 'question', questionId: 'question-2', goalId: 'goal-1', text: 'Why?', timeoutMs: 1000, status: 'asked' });
@@ -38,7 +42,7 @@ function history(events$: Subject<AgentEvent>): void {
   for (let i = 0; i < 150; i++) publish({ kind: 'heartbeat', beat: i });
 }
 
-test('a late joiner gets, before the last 100 events, the last 30 alerts, the active plans, the last questions and the latest reflection, in seq order', async (t) => {
+test('a late joiner gets, before the last 100 events, the last 30 alerts, the active plans (each with the event that made it: its steps\' rationales), the last questions and the latest reflection, in seq order', async (t) => {
   const server = await WsServer.listen({ port: 0, token: 'replay-history-token' });
   t.teardown(() => server.close());
   const events$ = new Subject<AgentEvent>();
@@ -51,13 +55,16 @@ test('a late joiner gets, before the last 100 events, the last 30 alerts, the ac
   t.is(events.filter((event) => event.kind === 'heartbeat').length, 100, 'the last 100 events');
   const kept = events.filter((event) => event.kind !== 'heartbeat').map((event) => {
     if (event.kind === 'warning') return event.message;
-    if (event.kind === 'plan') return `${event.goalId} ${event.change}`;
+    if (event.kind === 'plan') return `${event.goalId} ${event.planId} ${event.change}`;
     if (event.kind === 'question') return `${event.questionId} ${event.status}`;
     return `${event.kind} ${(event as AgentEvent<'reflection'>).number}`;
   });
   t.deepEqual(kept, [
     ...Array.from({ length: 30 }, (_, i) => `warning ${i + 11}`),
-    'goal-1 step',
+    'goal-1 plan-goal-1 created',
+    'goal-1 plan-goal-1 step',
+    'goal-3 plan-3b created',
+    'goal-3 plan-3b left',
     'question-1 answered',
     'question-2 asked',
     'reflection 2',
