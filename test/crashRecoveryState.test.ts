@@ -8,6 +8,7 @@ import { createAgent } from '../streams/createAgent.js';
 import { demoGoals, demoKnowledgeFile } from '../streams/demo.js';
 import type { AgentEvent } from '../streams/events.js';
 import { Persistence } from '../streams/session.js';
+import { resumeCrashed } from './helpers/recordSession.js';
 import type { Stimulus } from '../streams/signals.js';
 import { STUCK_RUN, stimuliOf } from './mindFixtures.js';
 
@@ -48,18 +49,6 @@ async function recordCrashedRun(db: string, config: AgentConfig, stimuli: Stimul
   await persistence.sink.flushed();
   await persistence.store.close();
   return { state: agent.mind.toJSON(), loops };
-}
-
-/** Resumes the crashed session of `db` (re-applying its signals after its last save) and returns the mind state it starts from and how many signals it re-applied. */
-async function resumeCrashed(db: string, config: AgentConfig): Promise<{ state: unknown; reapplied: number }> {
-  const resumed = await Persistence.open({ db, fresh: false }, { session: 'resumed', config, log: () => undefined });
-  const agent = createAgent({ ...resumed.agentOptions(), config: resumed.config, session: 'resumed' });
-  const events$ = new Subject<AgentEvent>();
-  resumed.attach(agent, events$);
-  const state = agent.mind.toJSON();
-  events$.complete();
-  await resumed.close('done');
-  return { state, reapplied: resumed.resumed?.reapplied ?? 0 };
 }
 
 function tempDb(t: { teardown: (f: () => void) => void }): string {
