@@ -168,14 +168,14 @@ export class SqliteStore {
     return new WriteBatch(this.batchSize);
   }
 
-  /** Writes the batch in one transaction: each table's rows (in {@link INSERT_ORDER}), then its statements in order. */
+  /** Writes the batch in one transaction: each table's rows (in {@link INSERT_ORDER}), the exact fractional times, then its statements in order. */
   async write(batch: WriteBatch): Promise<void> {
     await this.run('BEGIN IMMEDIATE');
     try {
       for (const table of INSERT_ORDER) {
         for (const chunk of batch.chunks(table)) await this.insertRows(table, chunk);
       }
-      for (const { sql, params } of batch.statements) await this.run(sql, params);
+      for (const { sql, params } of [...batch.exactTimes(), ...batch.statements]) await this.run(sql, params);
       await this.run('COMMIT');
     } catch (error) {
       await this.run('ROLLBACK').catch(() => undefined);

@@ -52,8 +52,9 @@ export interface SqlStatement {
 /**
  * Each table's key and time column. SQLite's decimal-to-double conversion is
  * not always correctly rounded (about 1 in 10 000 arbitrary doubles comes back
- * 1 ulp off), so a time that is not a safe integer (a fractional clock) is set
- * again after the rows with the exact value bound. Integer times, the common
+ * 1 ulp off), so the times that are not safe integers (a fractional clock) are
+ * set again after the rows with their exact values bound, by one statement per
+ * table and batch ({@link WriteBatch.exactTimes}). Integer times, the common
  * case, are exact. Other REAL values (scores) are read from the JSON as SQLite
  * reads `body->>'score'`; the hundredths the scorer produces convert exactly.
  */
@@ -64,6 +65,9 @@ const TIME_COLUMN: { readonly [T in InsertTable]: readonly [key: string, time: s
   snapshots: ['id', 'at'],
   provenance: ['seq', 'at'],
 };
+
+/** Rows whose time one fix-up statement sets: two parameters each, within SQLite's 32 766. */
+const TIMES_PER_STATEMENT = 16_000;
 
 const OPEN = 0x5b; // [
 const COMMA = 0x2c;
@@ -116,6 +120,8 @@ class TableRows {
 
 export class WriteBatch {
   private readonly tables: { readonly [T in InsertTable]: TableRows };
+  /** Per table, the key and exact time of each row whose time is not a safe integer (see TIME_COLUMN). */
+  private readonly fractionalTimes = new Map<InsertTable, unknown[][]>();
   /** Statements run after every row, in order. */
   readonly statements: SqlStatement[] = [];
   /** Rows plus statements. */
@@ -136,7 +142,30 @@ export class WriteBatch {
     this.chars += json.length;
     const [key, time] = TIME_COLUMN[table];
     const fields = row as unknown as Record<string, unknown>;
-    if (!Number.isSafeInteger(fields[time])) this.run(`UPDATE ${table} SET ${time} = ? WHERE ${key} = ?`, [fields[time], fields[key]]);
+    if (Number.isSafeInteger(fields[time])) return;
+    let times = this.fractionalTimes.get(table);
+    if (!times) this.fractionalTimes.set(table, (times = []));
+    times.push([fields[key], fields[time]]);
+  }
+
+  /**
+   * The statements that set the rows' fractional times exactly, run after the
+   * rows and before {@link statements}: one per table (per 16 000 rows), the
+   * times bound as doubles, however many rows have one.
+   */
+  exactTimes(): SqlStatement[] {
+    const statements: SqlStatement[] = [];
+    for (const [table, times] of this.fractionalTimes) {
+      const [key, time] = TIME_COLUMN[table];
+      for (let from = 0; from < times.length; from += TIMES_PER_STATEMENT) {
+        const some = times.slice(from, from + TIMES_PER_STATEMENT);
+        statements.push({
+          sql: `UPDATE ${table} SET ${time} = exact.column2 FROM (VALUES ${some.map(() => '(?, ?)').join(', ')}) AS exact WHERE ${table}.${key} = exact.column1`,
+          params: some.flat(),
+        });
+      }
+    }
+    return statements;
   }
 
   /** Adds a statement, run after the rows. */
@@ -155,6 +184,11 @@ export class WriteBatch {
   /** Moves every write of a later batch behind this one's (a failed batch takes the writes queued after it). */
   append(later: WriteBatch): void {
     for (const table of Object.keys(this.tables) as InsertTable[]) this.tables[table].append(later.tables[table]);
+    for (const [table, times] of later.fractionalTimes) {
+      const mine = this.fractionalTimes.get(table);
+      if (mine) mine.push(...times);
+      else this.fractionalTimes.set(table, times);
+    }
     for (const statement of later.statements) this.statements.push(statement);
     this.size += later.size;
     this.chars += later.chars;

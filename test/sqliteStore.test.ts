@@ -312,6 +312,27 @@ test('rows round-trip exactly: each body is the event without its header, as JSO
   await store.close();
 });
 
+test('a batch whose rows have fractional times sets them exactly with one statement per table, not one per row (a high-resolution clock wrote 6 times slower)', async (t) => {
+  const store = await SqliteStore.open(tempDb());
+  const updates: string[] = [];
+  const run = store.run.bind(store);
+  store.run = (sql, params) => {
+    if (sql.startsWith('UPDATE')) updates.push(sql.split(' SET ')[0]!);
+    return run(sql, params);
+  };
+  const sink = toSqlite(store, { batchSize: 50_000, flushMs: 60_000 });
+  const times = [...ROUNDED_BY_SQLITE, ...Array.from({ length: 20_000 - ROUNDED_BY_SQLITE.length }, (_, i) => 1_700_000_000_000 + i + 0.3)];
+  times.forEach((at, i) => sink.insert('signals', { id: i + 1, session: 's', at, type: 'tick', body: { type: 'tick' } }));
+  times.forEach((at, i) => sink.next({ kind: 'warning', seq: i + 1, session: 's', cycle: i, at, message: 'm' } as AgentEvent));
+  await sink.flushed();
+  t.deepEqual(updates, ['UPDATE signals', 'UPDATE signals', 'UPDATE events', 'UPDATE events'], 'two statements of at most 16 000 rows per table');
+  const events = await store.all<{ at: number }>('SELECT at FROM events ORDER BY seq');
+  const signals = await store.all<{ at: number }>('SELECT at FROM signals ORDER BY id');
+  t.deepEqual(events.map((row) => row.at), times);
+  t.deepEqual(signals.map((row) => row.at), times);
+  await store.close();
+});
+
 test('large bodies, JSON columns and statements round-trip in one transaction, rows in order across statements', async (t) => {
   const store = await SqliteStore.open(tempDb(), { batchSize: 3 });
   const writes = countWrites(store);
