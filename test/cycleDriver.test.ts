@@ -38,3 +38,29 @@ test('CycleDriver refuses a burst or slice that would let no tick into a burst (
     t.throws(() => drive({ paceMs: 0, ...options }, 100), { instanceOf, message });
   }
 });
+
+test('CycleDriver yields to I/O after 1 ms of scheduler time by default: a burst of cycles taking 0.3 ms each runs four of them', (t) => {
+  const scheduler = new VirtualTimeScheduler();
+  const runtime = testRuntime(scheduler, { maxCycles: 1_000 });
+  runtime.mind.addGoal({ description: 'Find moons of Mars', criteria: 'moons of Mars', priority: 128 });
+  const bursts: number[] = [];
+  let ticks = 0;
+  // Each tick's pass takes 0.3 ms of scheduler time and settles at once.
+  const driver: CycleDriver = new CycleDriver(
+    runtime,
+    () => {
+      ticks++;
+      scheduler.frame += 0.3;
+      runtime.mind.nextCycle();
+      driver.settled();
+    },
+    { paceMs: 0 },
+  );
+  driver.wake();
+  for (let action = scheduler.actions.shift(); action && bursts.length < 3; action = scheduler.actions.shift()) {
+    const before = ticks;
+    action.execute(action.state, action.delay);
+    bursts.push(ticks - before);
+  }
+  t.deepEqual(bursts, [4, 4, 4]);
+});
