@@ -5,7 +5,9 @@
  * as the snapshot. A table whose rows would be the same as the last save's is
  * left alone (an idle agent with 40 000 triples would otherwise delete and
  * re-insert them all at every auto-save); `goals` then only gets the new
- * snapshot's id.
+ * snapshot's id. The statements are keyed, so that the saves queued behind a
+ * write in flight (a `save` sent over and over) run only the last refresh of
+ * each table.
  */
 import { createHash } from 'node:crypto';
 import type { SqlStatement } from './writeBatch.js';
@@ -57,14 +59,16 @@ export class QueryTables {
       const { stamped, columns, select, rows } = TABLES[table];
       const json = JSON.stringify(rows(state));
       const digest = createHash('sha256').update(json).digest('base64');
+      // Keyed: of the refreshes queued in one write, the last settles each table (see SqlStatement.key).
+      const key = `${table} of ${this.session}`;
       if (this.written.get(table) === digest) {
-        if (stamped) statements.push({ sql: `UPDATE ${table} SET snapshot_id = ? WHERE session = ?`, params: [snapshotId, this.session] });
+        if (stamped) statements.push({ sql: `UPDATE ${table} SET snapshot_id = ? WHERE session = ?`, params: [snapshotId, this.session], key: `${key}: snapshot id` });
         continue;
       }
       this.written.set(table, digest);
       statements.push(
-        { sql: `DELETE FROM ${table} WHERE session = ?`, params: [this.session] },
-        { sql: `INSERT INTO ${table} (${columns}) SELECT ?, ${select} FROM json_each(?)`, params: [this.session, ...(stamped ? [snapshotId] : []), json] },
+        { sql: `DELETE FROM ${table} WHERE session = ?`, params: [this.session], key: `${key}: delete` },
+        { sql: `INSERT INTO ${table} (${columns}) SELECT ?, ${select} FROM json_each(?)`, params: [this.session, ...(stamped ? [snapshotId] : []), json], key: `${key}: insert` },
       );
     }
     return statements;

@@ -23,5 +23,7 @@ export function pruneSnapshots(session: string): SqlStatement {
       AND id > (SELECT min(id) FROM snapshots WHERE session = ?1)
       AND id < (SELECT id FROM snapshots WHERE session = ?1 ORDER BY id DESC LIMIT 1 OFFSET ${NEWEST_SNAPSHOTS_KEPT - 1})`,
     params: [session],
+    // The rows of a write go in before its statements: its last prune keeps what each of them would.
+    key: `prune snapshots of ${session}`,
   };
 }

@@ -177,7 +177,7 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
     complete: flush,
     insert(table, row, statements = []) {
       queue.insert(table, row);
-      for (const { sql, params } of statements) queue.run(sql, params);
+      for (const { sql, params, key } of statements) queue.run(sql, params, key);
       queued();
     },
     run(sql, params) {

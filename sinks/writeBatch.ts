@@ -47,6 +47,14 @@ export type InsertTable = keyof InsertRows;
 export interface SqlStatement {
   sql: string;
   params: unknown[];
+  /**
+   * What the statement settles, when a later statement of the same key makes
+   * it moot (a query table rewritten, a session's snapshots pruned): of the
+   * statements queued in one batch with a key, only the last runs, in its
+   * own place. A `save` sent many times while a write was in flight queued
+   * its rewrites and prunes once each, a turn of the event loop apiece.
+   */
+  key?: string;
 }
 
 /**
@@ -122,8 +130,10 @@ export class WriteBatch {
   private readonly tables: { readonly [T in InsertTable]: TableRows };
   /** Per table, the key and exact time of each row whose time is not a safe integer (see TIME_COLUMN). */
   private readonly fractionalTimes = new Map<InsertTable, unknown[][]>();
-  /** Statements run after every row, in order. */
-  readonly statements: SqlStatement[] = [];
+  /** Statements run after every row, in order; a keyed one left out (undefined) once a later one of its key came. */
+  private readonly queued: (SqlStatement | undefined)[] = [];
+  /** Where the last statement of each key is in {@link queued}. */
+  private readonly keyed = new Map<string, number>();
   /** Rows plus statements. */
   size = 0;
   /** The rows' JSON length in UTF-16 units (about their bytes): what the queue holds in memory, a whole-mind snapshot weighing as much as it is. */
@@ -168,10 +178,18 @@ export class WriteBatch {
     return statements;
   }
 
-  /** Adds a statement, run after the rows. */
-  run(sql: string, params: unknown[]): void {
-    this.statements.push({ sql, params });
-    this.size++;
+  /** Adds a statement, run after the rows; one with a `key` replaces the batch's earlier one of that key (see {@link SqlStatement.key}), counting as it did. */
+  run(sql: string, params: unknown[], key?: string): void {
+    const replaced = key === undefined ? undefined : this.keyed.get(key);
+    if (replaced === undefined) this.size++;
+    else this.queued[replaced] = undefined;
+    if (key !== undefined) this.keyed.set(key, this.queued.length);
+    this.queued.push({ sql, params, ...(key === undefined ? {} : { key }) });
+  }
+
+  /** The statements to run after every row, in order. */
+  get statements(): SqlStatement[] {
+    return this.queued.filter((statement): statement is SqlStatement => statement !== undefined);
   }
 
   /** A table's rows as UTF-8 JSON arrays of up to `rowsPerChunk` rows each, in the order they were added. */
@@ -189,7 +207,11 @@ export class WriteBatch {
       if (mine) mine.push(...times);
       else this.fractionalTimes.set(table, times);
     }
-    for (const statement of later.statements) this.statements.push(statement);
+    // Kept whole, in order: only statements queued from now on replace the last of their key.
+    for (const statement of later.statements) {
+      if (statement.key !== undefined) this.keyed.set(statement.key, this.queued.length);
+      this.queued.push(statement);
+    }
     this.size += later.size;
     this.chars += later.chars;
   }

@@ -8,7 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteStore } from '../sinks/sqliteStore.js';
-import type { WriteBatch } from '../sinks/writeBatch.js';
+import { QueryTables } from '../sinks/queryTables.js';
+import { pruneSnapshots } from '../sinks/snapshotRetention.js';
+import { toSqlite } from '../sinks/toSqlite.js';
 import type { MindState } from '../mind/mind.js';
 import { AgentConfig } from '../streams/config.js';
 import { recordSession } from './helpers/recordSession.js';
@@ -60,23 +62,20 @@ async function storedRows(store: SqliteStore, session: string): Promise<Record<T
   };
 }
 
-test('each save refreshes only the query tables whose rows changed; the tables show the latest snapshot', async (t) => {
+// Serial: it patches QueryTables.prototype, which the other test's saves go through.
+test.serial('each save refreshes only the query tables whose rows changed; the tables show the latest snapshot', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'query-tables-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const db = join(dir, 'a.db');
-  // Every save as written: its id and state, and the tables its statements refresh (each save's statements end with the pruning of snapshots).
+  // Every save as queued: its id and state, and the tables its statements rewrite.
   const saves: { id: number; state: MindState; refreshed: Table[] }[] = [];
-  const write = SqliteStore.prototype.write;
-  t.teardown(() => (SqliteStore.prototype.write = write));
-  SqliteStore.prototype.write = function (batch: WriteBatch) {
-    const snapshots = batch.chunks('snapshots').flatMap((chunk) => JSON.parse(chunk.toString()) as { id: number; state: MindState }[]);
-    let refreshed: Table[] = [];
-    for (const { sql } of batch.statements) {
-      const table = TABLES.find((name) => sql === `DELETE FROM ${name} WHERE session = ?`);
-      if (table) refreshed.push(table);
-      if (sql.startsWith('DELETE FROM snapshots')) saves.push({ ...snapshots.shift()!, refreshed }), (refreshed = []);
-    }
-    return write.call(this, batch);
+  const refresh = QueryTables.prototype.refresh;
+  t.teardown(() => (QueryTables.prototype.refresh = refresh));
+  QueryTables.prototype.refresh = function (id: number, state: MindState) {
+    const statements = refresh.call(this, id, state);
+    const refreshed = TABLES.filter((name) => statements.some(({ sql }) => sql === `DELETE FROM ${name} WHERE session = ?`));
+    saves.push({ id, state: structuredClone(state), refreshed });
+    return statements;
   };
   await recordSession(db, 'rec', config, STIMULI);
 
@@ -95,4 +94,43 @@ test('each save refreshes only the query tables whose rows changed; the tables s
   } finally {
     await store.close();
   }
+});
+
+test('saves queued behind one write run only the last refresh of each table and one pruning of snapshots, and leave the store as if each had run', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'query-tables-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const store = await SqliteStore.open(join(dir, 'a.db'));
+  const ran: string[] = [];
+  const run = store.run.bind(store);
+  store.run = (sql, params) => {
+    if (!/^(BEGIN|COMMIT)/.test(sql)) ran.push(sql.split(' ').slice(0, 3).join(' '));
+    return run(sql, params);
+  };
+  const sink = toSqlite(store, { batchSize: 100_000, flushMs: 60_000 });
+  const tables = new QueryTables('s');
+  // Twelve saves: goals change up to the tenth, triples at every odd one, episodes never.
+  const stateOf = (i: number): MindState =>
+    ({
+      goals: Array.from({ length: Math.min(i, 10) }, (_, g) => ({ id: `goal-${g + 1}`, description: `goal ${g + 1}`, criteria: 'zzqx', priority: 128, status: 'Active' })),
+      episodes: [{ id: 'episode-1', at: 1, goalId: 'goal-1', summary: 'once', learnings: ['moon'], tools: ['kg_query'] }],
+      graph: { triples: Array.from({ length: Math.ceil(i / 2) }, (_, n) => ({ subject: `moon ${n}`, predicate: 'orbits', object: 'planet 3', confidence: 1 })) },
+    }) as unknown as MindState;
+  for (let id = 1; id <= 12; id++) {
+    const state = stateOf(id);
+    sink.insert('snapshots', { id, session: 's', at: id, cycle: id, signal_id: 0, reason: 'save command', state }, [...tables.refresh(id, state), pruneSnapshots('s')]);
+  }
+  await sink.flushed();
+  t.deepEqual(ran, [
+    'DELETE FROM episodes', // the first save's: no later one rewrote the episodes
+    'INSERT INTO episodes',
+    'DELETE FROM goals', // the tenth's
+    'INSERT INTO goals',
+    'DELETE FROM triples', // the eleventh's
+    'INSERT INTO triples',
+    'UPDATE goals SET', // the twelfth's snapshot id
+    'DELETE FROM snapshots', // the last pruning
+  ]);
+  t.deepEqual(await storedRows(store, 's'), rowsOf(stateOf(12), 12));
+  t.deepEqual((await store.all<{ id: number }>('SELECT id FROM snapshots ORDER BY id')).map((row) => row.id), [1, 11, 12]);
+  await store.close();
 });
