@@ -190,3 +190,27 @@ test('in Chromium: a very long goal description keeps the questions and reflecti
   t.deepEqual(layout, { questionUnder200px: true, formInPanel: true, reflectionUnder200px: true, questionTooltip: description.length + 1, reflectionTooltip: 'goal-1: '.length + description.length });
   t.is(await page.locator('#reflection li span').first().textContent(), `${description.slice(0, 80)}…`);
 });
+
+test('in Chromium: the memory gauge runs green to amber to red once across its whole width, so a nearly full memory ends in red, at any window width', async (t) => {
+  const snapshot = (): Snapshot => ({ ...emptySnapshot(SESSION), memory: { size: 95, capacity: 100, pressure: 0.95, recent: [] } });
+  const { page } = await pageOnQuietServer(t, {}, SESSION, '', snapshot);
+  await page.locator('#memory-text', { hasText: '95 / 100 entries' }).waitFor({ timeout: 10_000 });
+  // How much redder than green (red minus green) the gauge is drawn at each tenth of its width, up to the fill's end.
+  const fractions = [0.05, 0.15, 0.25, 0.35, 0.45, 0.55, 0.65, 0.75, 0.85, 0.93];
+  for (const width of [1440, 1000]) {
+    await page.setViewportSize({ width, height: 900 });
+    const png = (await page.locator('.gauge').screenshot({ animations: 'disabled' })).toString('base64');
+    const redness = await page.evaluate(async ([png, fractions]) => {
+      const image = await createImageBitmap(new Blob([Uint8Array.from(atob(png), (char) => char.charCodeAt(0))], { type: 'image/png' }));
+      const canvas = new OffscreenCanvas(image.width, image.height);
+      const context = canvas.getContext('2d')!;
+      context.drawImage(image, 0, 0);
+      return fractions.map((fraction) => {
+        const [red, green] = context.getImageData(Math.floor(image.width * fraction), Math.floor(image.height / 2), 1, 1).data;
+        return red! - green!;
+      });
+    }, [png, fractions] as const);
+    t.true(redness.every((value, i) => i === 0 || value >= redness[i - 1]! - 8), `${width} px: redder along the gauge: ${redness.join(', ')}`);
+    t.true(redness.at(-1)! > 80, `${width} px: red at the end of a 95% fill: ${redness.at(-1)}`);
+  }
+});
