@@ -231,7 +231,7 @@ test('in Chromium: an alert for rejected input names its source and line, as the
   await page.goto(agent.url);
   const alert = page.locator('.alert[data-kind=rejected]');
   await alert.waitFor({ timeout: 10_000 });
-  t.regex((await alert.textContent())!, /^#\d+rejectedstdin:2: not JSON: /);
+  t.regex((await alert.textContent())!, /^#\d+rejected stdin:2: not JSON: /);
 });
 
 test('in Chromium: a goal too long for one frame is refused before sending, naming its size; the connection stays live', async (t) => {

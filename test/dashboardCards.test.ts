@@ -129,7 +129,7 @@ test('in Chromium: every text on the page contrasts with its background at least
   t.deepEqual(low, []);
 });
 
-test('in Chromium: a loop alert reads as its details sentence and an intervention as its narrative, not as a dump of their fields', async (t) => {
+test('in Chromium: a loop alert reads as its details sentence and an intervention as its narrative, not as a dump of their fields; a screen reader reads the kind as its own word', async (t) => {
   const { page, events$ } = await pageOnQuietServer(t, {}, SESSION, '', twoDecisions);
   await page.locator('.decision').nth(1).waitFor({ timeout: 10_000 });
   const details = '4 consecutive kg_query actions on goal goal-1 (threshold 3)';
@@ -137,8 +137,10 @@ test('in Chromium: a loop alert reads as its details sentence and an interventio
   events$.next({ kind: 'loop', ...header(1, 2), type: 'consecutive', actionType: 'kg_query', count: 4, details, goalId: 'goal-1', intervened: true } as unknown as AgentEvent);
   events$.next({ kind: 'intervention', ...header(2, 2), goalId: 'goal-2', loopType: 'consecutive', actionType: 'kg_query', narrative, planDropped: true } as unknown as AgentEvent);
   await page.locator('.alert[data-kind=intervention]').waitFor({ timeout: 10_000 });
-  t.is(await page.locator('.alert[data-kind=loop]').textContent(), `#2loopgoal-1: ${details}`);
-  t.is(await page.locator('.alert[data-kind=intervention]').textContent(), `#2interventiongoal-2: ${narrative}`);
+  t.is(await page.locator('.alert[data-kind=loop]').textContent(), `#2loop goal-1: ${details}`);
+  t.is(await page.locator('.alert[data-kind=intervention]').textContent(), `#2intervention goal-2: ${narrative}`);
+  // What a screen reader reads: the cycle (set apart by its float), then the kind, a word of its own ("loopgoal-1" was read).
+  t.is(await page.locator('.alert[data-kind=loop]').ariaSnapshot(), `- listitem: "#2 loop goal-1: ${details}"`);
 });
 
 test('in Chromium: in a window 400 px wide the connection status, the paused badge and each decision\'s score are on screen, and nothing scrolls sideways', async (t) => {
