@@ -24,7 +24,8 @@ function outcome(question) {
 function itemOf(question) {
   const known = drawnItems.get(question.questionId);
   if (known?.event === question) return known.item;
-  const item = el('li', { class: 'question', 'data-status': question.status ?? 'asked', 'data-question-id': question.questionId },
+  // Focusable by the page only: it takes the focus from its answer field as it is redrawn (renderQuestions).
+  const item = el('li', { class: 'question', 'data-status': question.status ?? 'asked', 'data-question-id': question.questionId, tabindex: '-1' },
     el('span', { class: 'when' }, `#${question.cycle}`),
     el('div', { class: 'text', title: question.text }, isolated(question.text)),
     ...outcome(question));
@@ -35,9 +36,13 @@ function itemOf(question) {
 export function renderQuestions() {
   if (state.questions === drawn) return;
   drawn = state.questions;
+  // A question answered or timed out while its field had the focus is drawn anew: the focus goes to its new item, not to the page's body.
+  const focused = $('questions').contains(document.activeElement) ? document.activeElement : null;
+  const focusedId = focused?.closest('.question')?.dataset.questionId;
   const items = state.questions.map(itemOf);
   for (const questionId of drawnItems.keys()) if (!state.questions.some((q) => q.questionId === questionId)) drawnItems.delete(questionId);
   showInOrder($('questions'), items);
+  if (focused && document.activeElement !== focused) (focused.isConnected ? focused : drawnItems.get(focusedId)?.item)?.focus({ preventScroll: true });
   const open = state.questions.filter((q) => (q.status ?? 'asked') === 'asked').length;
   $('question-count').textContent = open ? `${open} open` : '';
   $('question-empty').hidden = state.questions.length > 0;

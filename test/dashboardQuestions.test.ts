@@ -5,7 +5,7 @@ import { fromWebSocket } from '../sources/wsInput.js';
 import { createAgent } from '../streams/createAgent.js';
 import type { AgentEvent } from '../streams/events.js';
 import { agentSnapshot } from '../streams/snapshot.js';
-import { launch, TOKEN } from './helpers/dashboardPage.js';
+import { launch, pageOnQuietServer, TOKEN } from './helpers/dashboardPage.js';
 
 test('in Chromium: a question the agent asks can be answered from the page; it then shows as answered and its goal completes', async (t) => {
   const server = await WsServer.listen({ port: 0, token: TOKEN });
@@ -36,4 +36,29 @@ test('in Chromium: a question the agent asks can be answered from the page; it t
   t.like(inputs[0], { text: 'My favourite colour is a deep blue.', replyTo: questionId! });
   t.is(await page.locator('#question-count').textContent(), '');
   await page.locator('[data-testid=goal-tree] .goal[data-status=Completed]', { hasText: 'favourite colour' }).waitFor({ timeout: 10_000 });
+});
+
+test('in Chromium: by keyboard, a question answered (or timed out) while its field has the focus keeps the focus on its item, not dropping it to the page', async (t) => {
+  const { server, page, events$ } = await pageOnQuietServer(t, {}, 'dash-question-focus', `#token=${TOKEN}`);
+  server.onSignal(() => ({ ok: true, signal: 'input' }));
+  const question = (seq: number, n: number, status: 'asked' | 'answered' | 'expired') =>
+    ({ kind: 'question', seq, session: 'dash-question-focus', cycle: seq, at: 0, questionId: `question-${n}`, goalId: `goal-${n}`, text: `Which moon ${n}?`, timeoutMs: 60_000, status, ...(status === 'answered' ? { answer: 'Phobos' } : {}) }) as AgentEvent;
+  events$.next(question(1, 1, 'asked'));
+  events$.next(question(2, 2, 'asked'));
+  const field = (n: number) => page.getByLabel(`answer to: Which moon ${n}?`);
+  await field(2).waitFor({ timeout: 10_000 });
+  const focused = () => page.evaluate(() => document.activeElement!.closest('.question')?.getAttribute('data-question-id') ?? document.activeElement!.tagName);
+
+  await field(1).focus();
+  await page.keyboard.type('Phobos');
+  await page.keyboard.press('Enter');
+  await page.locator('.toast', { hasText: 'accepted' }).waitFor({ timeout: 10_000 });
+  events$.next(question(3, 1, 'answered'));
+  await page.locator('.question[data-question-id=question-1][data-status=answered]').waitFor({ timeout: 10_000 });
+  t.is(await focused(), 'question-1', 'answered: on its item');
+
+  await field(2).focus();
+  events$.next(question(4, 2, 'expired'));
+  await page.locator('.question[data-question-id=question-2][data-status=expired]').waitFor({ timeout: 10_000 });
+  t.is(await focused(), 'question-2', 'timed out: on its item');
 });
