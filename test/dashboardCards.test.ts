@@ -216,3 +216,22 @@ test('in Chromium: the memory gauge runs green to amber to red once across its w
     t.true(redness.at(-1)! > 80, `${width} px: red at the end of a 95% fill: ${redness.at(-1)}`);
   }
 });
+
+test('in Chromium: a screen reader finds each panel by its heading, the decisions\' named without the colour legend beside it', async (t) => {
+  const { page } = await pageOnQuietServer(t, {}, SESSION, '', twoDecisions);
+  await page.locator('.decision').nth(1).waitFor({ timeout: 10_000 });
+  const headings = await page.getByRole('heading').count();
+  const names: string[] = [];
+  for (let i = 0; i < headings; i++) names.push(await page.getByRole('heading').nth(i).ariaSnapshot());
+  t.deepEqual(names, [
+    '- heading "Goals 1 active / 1" [level=2]',
+    '- heading "Latest decisions" [level=2]',
+    '- heading "Cycles per second" [level=2]',
+    '- heading "Working memory" [level=2]',
+    '- heading "Alerts" [level=2]',
+    '- heading "Questions" [level=2]',
+    '- heading "Latest reflection" [level=2]',
+    '- heading "Control" [level=2]',
+  ]);
+  t.is(await page.locator('#legend span').count(), 7, 'the legend is still drawn');
+});
