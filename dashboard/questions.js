@@ -26,7 +26,7 @@ function itemOf(question) {
   if (known?.event === question) return known.item;
   // Focusable by the page only: it takes the focus from its answer field as it is redrawn (renderQuestions).
   const item = el('li', { class: 'question', 'data-status': question.status ?? 'asked', 'data-question-id': question.questionId, tabindex: '-1' },
-    el('span', { class: 'when' }, `#${question.cycle}`),
+    question.cycle === undefined ? null : el('span', { class: 'when' }, `#${question.cycle}`),
     el('div', { class: 'text', title: question.text }, isolated(question.text)),
     ...outcome(question));
   drawnItems.set(question.questionId, { event: question, item });

@@ -58,7 +58,8 @@ export function loadSnapshot(snapshot) {
   state.alerts = [];
   state.plans = new Map();
   state.reflection = null;
-  state.questions = [];
+  // The questions still waiting, newest first, as their `asked` events (those asked before a restart have none in the replay; their cycle is not known).
+  state.questions = (snapshot.questions ?? []).slice(-MAX_QUESTIONS).reverse().map((q) => ({ kind: 'question', ...q, status: 'asked' }));
   state.lastRateCycle = null;
 }
 

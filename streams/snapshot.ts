@@ -58,6 +58,7 @@ export function agentSnapshot(mind: Mind, session: string, options: SnapshotOpti
     })),
     episodes: mind.episodes.size,
     facts: mind.graph.knowledgeSize,
+    questions: mind.questions.all().map((q) => ({ questionId: q.id, goalId: q.goalId, text: q.text, timeoutMs: q.timeoutMs })),
     kept: { finishedGoals: mind.config.finishedGoalsKept, episodes: mind.config.episodesKept },
   };
 }

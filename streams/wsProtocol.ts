@@ -89,6 +89,12 @@ export interface Snapshot {
   episodes: number;
   facts: number;
   /**
+   * The questions user_interact asked that still wait for an answer, oldest
+   * first: their `question` events may be from before the agent restarted
+   * from its saved state, which no replay holds. Absent: none known.
+   */
+  questions?: { questionId: string; goalId: string; text: string; timeoutMs: number }[];
+  /**
    * The mind's bounds (`finishedGoalsKept`, `episodesKept`): past them it
    * retires the goals that finished longest ago and the oldest episodes,
    * without an event, so a client that stays connected applies them itself.

@@ -2,9 +2,13 @@ import test from 'ava';
 import { toWebSocket } from '../sinks/toWebSocket.js';
 import { WsServer } from '../sinks/wsServer.js';
 import { fromWebSocket } from '../sources/wsInput.js';
+import { Mind } from '../mind/mind.js';
 import { createAgent } from '../streams/createAgent.js';
 import type { AgentEvent } from '../streams/events.js';
 import { agentSnapshot } from '../streams/snapshot.js';
+import { goalStimulus } from '../streams/testing.js';
+import type { Stimulus } from '../streams/signals.js';
+import { Subject } from 'rxjs';
 import { launch, pageOnQuietServer, TOKEN } from './helpers/dashboardPage.js';
 
 test('in Chromium: a question the agent asks can be answered from the page; it then shows as answered and its goal completes', async (t) => {
@@ -61,4 +65,37 @@ test('in Chromium: by keyboard, a question answered (or timed out) while its fie
   events$.next(question(4, 2, 'expired'));
   await page.locator('.question[data-question-id=question-2][data-status=expired]').waitFor({ timeout: 10_000 });
   t.is(await focused(), 'question-2', 'timed out: on its item');
+});
+
+test('in Chromium: a question asked before the agent restarted from its saved state is shown waiting, and can be answered from the page', async (t) => {
+  // The first run asks, and is saved and stopped while the question waits.
+  const first = createAgent({ session: 'dash-asked-before', config: { heartbeatMs: 0 } });
+  t.teardown(() => void first.stop());
+  const input$ = new Subject<Stimulus>();
+  const firstEvents$ = first.run({ inputs: [input$], keepAlive: true });
+  const asked = new Promise<void>((resolve) => firstEvents$.subscribe((event) => event.kind === 'question' && resolve()));
+  firstEvents$.connect();
+  input$.next(goalStimulus('Ask the user a question about their favourite colour', { criteria: 'favourite colour', priority: 200 }));
+  await asked;
+  const saved = first.mind.toJSON();
+  await first.stop();
+
+  // The next run resumes that state: its own events (and so the replay) hold no question event.
+  const server = await WsServer.listen({ port: 0, token: TOKEN });
+  t.teardown(() => server.close());
+  const agent = createAgent({ session: 'dash-asked-before', mind: Mind.fromJSON(saved), config: { heartbeatMs: 0 } });
+  t.teardown(() => void agent.stop());
+  const events$ = agent.run({ live: [fromWebSocket(server, { commands: agent.runtime.commands })], keepAlive: true });
+  events$.subscribe(toWebSocket(server, { snapshot: () => agentSnapshot(agent.mind, agent.session) }));
+  events$.connect();
+  const page = await (await launch(t)).newPage();
+  await page.goto(`${server.url}#token=${TOKEN}`);
+  const question = page.locator('#questions .question').first();
+  await question.locator('.answer-form').waitFor({ timeout: 10_000 });
+  t.is(await question.getAttribute('data-question-id'), 'question-1');
+  t.is(await page.locator('#question-count').textContent(), '1 open');
+  await question.getByLabel('answer to: Ask the user a question about their favourite colour?').fill('My favourite colour is a deep blue.');
+  await question.getByRole('button', { name: 'Answer' }).click();
+  await page.locator('#questions .question[data-status=answered]').waitFor({ timeout: 10_000 });
+  await page.locator('[data-testid=goal-tree] .goal[data-status=Completed]', { hasText: 'favourite colour' }).waitFor({ timeout: 10_000 });
 });
