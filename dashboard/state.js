@@ -56,7 +56,8 @@ export function loadSnapshot(snapshot) {
     .reverse()
     .map((d) => ({ key: `${d.cycle}:${d.goalId}`, cycle: d.cycle, goalId: d.goalId, tool: d.tool, score: d.score, breakdown: d.breakdown, alternatives: [], outcome: { status: d.status, progress: d.progress } }));
   state.alerts = [];
-  state.plans = new Map();
+  // Each goal's active plan (one made before a restart has no event in the replay).
+  state.plans = new Map((snapshot.plans ?? []).map((plan) => [plan.goalId, { kind: 'plan', ...plan }]));
   state.reflection = null;
   // The questions still waiting, newest first, as their `asked` events (those asked before a restart have none in the replay; their cycle is not known).
   state.questions = (snapshot.questions ?? []).slice(-MAX_QUESTIONS).reverse().map((q) => ({ kind: 'question', ...q, status: 'asked' }));

@@ -1,10 +1,12 @@
 /**
  * The snapshot a late-joining WebSocket client starts from: the goals, the
- * state of working memory and the last decisions (the mind's provenance log),
- * read from the mind at the moment the client connects.
+ * state of working memory, the last decisions (the mind's provenance log),
+ * the questions still waiting and the active plans, read from the mind at the
+ * moment the client connects.
  */
 import { checkNumberOption, wholeNumber } from '../mind/optionCheck.js';
 import type { Mind } from '../mind/mind.js';
+import { Planner } from '../mind/planner.js';
 import type { Snapshot } from './wsProtocol.js';
 
 export interface SnapshotOptions {
@@ -59,6 +61,18 @@ export function agentSnapshot(mind: Mind, session: string, options: SnapshotOpti
     episodes: mind.episodes.size,
     facts: mind.graph.knowledgeSize,
     questions: mind.questions.all().map((q) => ({ questionId: q.id, goalId: q.goalId, text: q.text, timeoutMs: q.timeoutMs })),
+    plans: (Planner.of(mind)?.plans() ?? [])
+      .filter((plan) => plan.status === 'Active')
+      .map((plan) => ({
+        goalId: plan.goalId,
+        planId: plan.id,
+        attempt: plan.attempt,
+        strategy: plan.strategy,
+        order: plan.order,
+        status: plan.status,
+        steps: plan.steps.map((s) => ({ index: s.index, tool: s.tool, status: s.status, rationale: s.rationale })),
+        departures: plan.departures,
+      })),
     kept: { finishedGoals: mind.config.finishedGoalsKept, episodes: mind.config.episodesKept },
   };
 }

@@ -22,7 +22,7 @@
  * a frame over `maxPayload` with 1009; the server stopping closes with 1001.
  */
 import { z } from 'zod';
-import { EVENT_KINDS, type AgentEvent, type EventKind, type GoalStatus } from './events.js';
+import { EVENT_KINDS, type AgentEvent, type EventKind, type EventOf, type GoalStatus } from './events.js';
 
 /** Signal types a WebSocket client may send. */
 export const WS_SIGNAL_TYPES = ['goal', 'fact', 'input', 'command'] as const;
@@ -94,6 +94,12 @@ export interface Snapshot {
    * from its saved state, which no replay holds. Absent: none known.
    */
   questions?: { questionId: string; goalId: string; text: string; timeoutMs: number }[];
+  /**
+   * Each goal's active plan, as a `plan` event that made it would show it
+   * (the steps' rationales included): one made before the agent restarted
+   * from its saved state has no event in any replay. Absent: none known.
+   */
+  plans?: Pick<EventOf<'plan'>, 'goalId' | 'planId' | 'attempt' | 'strategy' | 'order' | 'status' | 'steps' | 'departures'>[];
   /**
    * The mind's bounds (`finishedGoalsKept`, `episodesKept`): past them it
    * retires the goals that finished longest ago and the oldest episodes,

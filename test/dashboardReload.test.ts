@@ -1,7 +1,17 @@
 import test from 'ava';
+import { Subject } from 'rxjs';
+import { Mind } from '../mind/mind.js';
+import { Planner } from '../mind/planner.js';
+import { toWebSocket } from '../sinks/toWebSocket.js';
+import { WsServer } from '../sinks/wsServer.js';
+import { fromWebSocket } from '../sources/wsInput.js';
+import { createAgent } from '../streams/createAgent.js';
 import type { AgentEvent } from '../streams/events.js';
+import type { Stimulus } from '../streams/signals.js';
+import { agentSnapshot } from '../streams/snapshot.js';
+import { goalStimulus, stimulus } from '../streams/testing.js';
 import type { Snapshot } from '../streams/wsProtocol.js';
-import { emptySnapshot, pageOnQuietServer } from './helpers/dashboardPage.js';
+import { emptySnapshot, launch, pageOnQuietServer, TOKEN } from './helpers/dashboardPage.js';
 
 const SESSION = 'reload';
 
@@ -67,4 +77,43 @@ test('in Chromium: each goal\'s active plan, the questions asked and the latest 
   publish({ ...plan, status: 'Completed', change: 'completed', reason: 'done', steps: [{ index: 0, tool: 'kg_query', status: 'Completed' }, { index: 1, tool: 'reason', status: 'Completed' }] });
   await page.locator('[data-testid=plan]').waitFor({ state: 'detached', timeout: 10_000 });
   t.pass('a plan that ended is no longer shown');
+});
+
+test('in Chromium: a goal\'s active plan made before the agent restarted from its saved state is shown under the goal, its steps\' rationales too', async (t) => {
+  // The first run plans, and is paused (its plan stays active), saved and stopped.
+  const first = createAgent({ session: 'dash-plan-before', config: { heartbeatMs: 0, stallThreshold: 1_000_000 } });
+  t.teardown(() => void first.stop());
+  const input$ = new Subject<Stimulus>();
+  const firstEvents$ = first.run({ inputs: [input$], keepAlive: true });
+  let paused!: () => void;
+  const isPaused = new Promise<void>((resolve) => (paused = resolve));
+  firstEvents$.subscribe((event) => {
+    if (event.kind === 'plan' && event.change === 'created') input$.next(stimulus({ type: 'command', command: 'pause' }));
+    if (event.kind === 'command' && event.command === 'pause') paused();
+  });
+  firstEvents$.connect();
+  input$.next(goalStimulus('Find moons and orbits of planet 3', { criteria: 'zzqx', priority: 200 }));
+  await isPaused;
+  const saved = first.mind.toJSON();
+  await first.stop();
+  const made = Planner.attach(Mind.fromJSON(saved)).plans().find((p) => p.status === 'Active')!;
+  t.truthy(made, 'the saved mind holds an active plan');
+
+  // The next run resumes that state, paused: its own events (and so the replay) hold no plan event.
+  const server = await WsServer.listen({ port: 0, token: TOKEN });
+  t.teardown(() => server.close());
+  const agent = createAgent({ session: 'dash-plan-before', mind: Mind.fromJSON(saved), config: { heartbeatMs: 0, stallThreshold: 1_000_000 } });
+  t.teardown(() => void agent.stop());
+  const events$ = agent.run({ live: [fromWebSocket(server, { commands: agent.runtime.commands })], keepAlive: true });
+  events$.subscribe(toWebSocket(server, { snapshot: () => agentSnapshot(agent.mind, agent.session) }));
+  events$.connect();
+  const page = await (await launch(t)).newPage();
+  await page.goto(server.url);
+  const line = page.locator(`[data-goal-id=${made.goalId}] [data-testid=plan]`);
+  await line.waitFor({ timeout: 10_000 });
+  t.is(await line.getAttribute('data-plan-id'), made.id);
+  t.deepEqual(
+    await line.locator('.step').evaluateAll((steps) => steps.map((step) => step.getAttribute('title'))),
+    made.steps.map((step) => `${step.status}: ${step.rationale}`),
+  );
 });
