@@ -1,6 +1,7 @@
 // The goal tree by keyboard: Tab reaches the tree, the arrow keys (and Home,
 // End) move between its goals, and the goal moved to shows its description
-// whole (style.css), which a mouse reads in the row's tooltip.
+// whole (style.css), which a mouse reads in the row's tooltip. Tabbing back
+// into the tree returns to the goal chosen last, while it is shown.
 import { $ } from './dom.js';
 
 const MOVES = {
@@ -11,10 +12,20 @@ const MOVES = {
 };
 
 export function setupGoalKeys() {
-  $('goal-tree').addEventListener('keydown', (event) => {
+  const tree = $('goal-tree');
+  let chosen = null;
+  tree.addEventListener('focusin', (event) => {
+    if (event.target !== tree) chosen = event.target.dataset.goalId ?? chosen;
+  });
+  // Focus on the tree itself (Tab, Shift+Tab, a click on its padding): on to the goal chosen last.
+  tree.addEventListener('focus', () => {
+    const row = chosen === null ? null : tree.querySelector(`.goal[data-goal-id="${CSS.escape(chosen)}"]`);
+    row?.focus();
+  });
+  tree.addEventListener('keydown', (event) => {
     const move = MOVES[event.key];
     if (!move) return;
-    const rows = [...$('goal-tree').querySelectorAll('.goal')];
+    const rows = [...tree.querySelectorAll('.goal')];
     if (rows.length === 0) return;
     event.preventDefault();
     const next = move(rows.indexOf(document.activeElement), rows.length - 1);

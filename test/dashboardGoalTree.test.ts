@@ -123,6 +123,14 @@ test('in Chromium: by keyboard alone, Tab reaches the goal tree, the arrow keys 
   t.is(await focused(), 'goal-2', 'still chosen after moving to the top');
   await page.keyboard.press('ArrowDown');
   t.is(await focused(), 'goal-1');
+
+  // Tab out of the tree and back: the goal chosen is chosen again, not the tree's start.
+  await page.keyboard.press('Tab');
+  t.not(await focused(), 'goal-1');
+  await page.keyboard.press('Shift+Tab');
+  t.is(await focused(), 'goal-1', 'back on the goal chosen before');
+  await page.keyboard.press('ArrowDown');
+  t.is(await focused(), 'goal-3', 'and the arrows go on from it');
 });
 
 test('in Chromium: a goal that changed while below the 200 shown is drawn as it is now when it comes back into view', async (t) => {
