@@ -25,5 +25,7 @@ export function pruneSnapshots(session: string): SqlStatement {
     params: [session],
     // The rows of a write go in before its statements: its last prune keeps what each of them would.
     key: `prune snapshots of ${session}`,
+    // Nor are the snapshots it deletes inserted first, when a batch holds several of the session's.
+    keepsSnapshots: { session, newest: NEWEST_SNAPSHOTS_KEPT },
   };
 }

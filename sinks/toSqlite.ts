@@ -177,11 +177,11 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
     complete: flush,
     insert(table, row, statements = []) {
       queue.insert(table, row);
-      for (const { sql, params, key } of statements) queue.run(sql, params, key);
+      for (const statement of statements) queue.run(statement);
       queued();
     },
     run(sql, params) {
-      queue.run(sql, params);
+      queue.run({ sql, params });
       queued();
     },
     get pending() {

@@ -55,6 +55,16 @@ export interface SqlStatement {
    * its rewrites and prunes once each, a turn of the event loop apiece.
    */
   key?: string;
+  /**
+   * For a statement that deletes a session's snapshots but its first and its
+   * `newest` (sinks/snapshotRetention.ts): since it runs after the rows, the
+   * batch leaves out the session's snapshots it would delete, those that are
+   * neither the batch's first of the session nor among its newest. A save
+   * sent many times while the store could not be written (a full disk)
+   * queued a whole mind each: the retry inserted them all before deleting
+   * them, so freeing room for the three kept was not enough to write again.
+   */
+  keepsSnapshots?: { session: string; newest: number };
 }
 
 /**
@@ -127,7 +137,9 @@ class TableRows {
 }
 
 export class WriteBatch {
-  private readonly tables: { readonly [T in InsertTable]: TableRows };
+  private readonly tables: { readonly [T in Exclude<InsertTable, 'snapshots'>]: TableRows };
+  /** The snapshot rows, held until the batch is written, when those its statements would delete are left out (see {@link SqlStatement.keepsSnapshots}). */
+  private snapshots: { session: string; json: string }[] = [];
   /** Per table, the key and exact time of each row whose time is not a safe integer (see TIME_COLUMN). */
   private readonly fractionalTimes = new Map<InsertTable, unknown[][]>();
   /** Statements run after every row, in order; a keyed one left out (undefined) once a later one of its key came. */
@@ -140,14 +152,15 @@ export class WriteBatch {
   chars = 0;
 
   /** `rowsPerChunk`: rows per JSON array, i.e. per INSERT statement. */
-  constructor(rowsPerChunk: number) {
+  constructor(private readonly rowsPerChunk: number) {
     const rows = (): TableRows => new TableRows(rowsPerChunk);
-    this.tables = { sessions: rows(), signals: rows(), events: rows(), provenance: rows(), snapshots: rows() };
+    this.tables = { sessions: rows(), signals: rows(), events: rows(), provenance: rows() };
   }
 
   /** Adds a row, serialised now (or already, as `json`): later changes to the object are not written. */
   insert<T extends InsertTable>(table: T, row: InsertRows[T], json = JSON.stringify(row)): void {
-    this.tables[table].add(json);
+    if (table === 'snapshots') this.snapshots.push({ session: (row as InsertRows['snapshots']).session, json });
+    else this.tables[table as Exclude<InsertTable, 'snapshots'>].add(json);
     this.size++;
     this.chars += json.length;
     const [key, time] = TIME_COLUMN[table];
@@ -179,12 +192,13 @@ export class WriteBatch {
   }
 
   /** Adds a statement, run after the rows; one with a `key` replaces the batch's earlier one of that key (see {@link SqlStatement.key}), counting as it did. */
-  run(sql: string, params: unknown[], key?: string): void {
+  run(statement: SqlStatement): void {
+    const { key } = statement;
     const replaced = key === undefined ? undefined : this.keyed.get(key);
     if (replaced === undefined) this.size++;
     else this.queued[replaced] = undefined;
     if (key !== undefined) this.keyed.set(key, this.queued.length);
-    this.queued.push({ sql, params, ...(key === undefined ? {} : { key }) });
+    this.queued.push(statement);
   }
 
   /** The statements to run after every row, in order. */
@@ -194,14 +208,39 @@ export class WriteBatch {
 
   /** A table's rows as UTF-8 JSON arrays of up to `rowsPerChunk` rows each, in the order they were added. */
   chunks(table: InsertTable): readonly Buffer[] {
-    const rows = this.tables[table];
+    if (table !== 'snapshots') {
+      const rows = this.tables[table];
+      rows.seal();
+      return rows.sealed;
+    }
+    // Made again at each attempt: a failed batch takes the later snapshots, which may make some of its own moot.
+    this.snapshots = this.keptSnapshots();
+    const rows = new TableRows(this.rowsPerChunk);
+    for (const { json } of this.snapshots) rows.add(json);
     rows.seal();
     return rows.sealed;
   }
 
+  /** The snapshot rows but those a statement of the batch deletes after them (see {@link SqlStatement.keepsSnapshots}), in order. */
+  private keptSnapshots(): { session: string; json: string }[] {
+    const newest = new Map<string, number>();
+    for (const { keepsSnapshots } of this.statements) if (keepsSnapshots) newest.set(keepsSnapshots.session, keepsSnapshots.newest);
+    if (newest.size === 0) return this.snapshots;
+    const count = new Map<string, number>();
+    for (const { session } of this.snapshots) count.set(session, (count.get(session) ?? 0) + 1);
+    const seen = new Map<string, number>();
+    return this.snapshots.filter(({ session }) => {
+      const index = seen.get(session) ?? 0;
+      seen.set(session, index + 1);
+      const kept = newest.get(session);
+      return kept === undefined || index === 0 || index >= count.get(session)! - kept;
+    });
+  }
+
   /** Moves every write of a later batch behind this one's (a failed batch takes the writes queued after it). */
   append(later: WriteBatch): void {
-    for (const table of Object.keys(this.tables) as InsertTable[]) this.tables[table].append(later.tables[table]);
+    for (const table of Object.keys(this.tables) as (keyof typeof this.tables)[]) this.tables[table].append(later.tables[table]);
+    this.snapshots.push(...later.snapshots);
     for (const [table, times] of later.fractionalTimes) {
       const mine = this.fractionalTimes.get(table);
       if (mine) mine.push(...times);

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NEVER } from 'rxjs';
 import { SqliteStore } from '../sinks/sqliteStore.js';
+import { pruneSnapshots } from '../sinks/snapshotRetention.js';
 import { toSqlite } from '../sinks/toSqlite.js';
 import type { WriteBatch } from '../sinks/writeBatch.js';
 import { AgentConfig } from '../streams/config.js';
@@ -106,4 +107,28 @@ test('a snapshot row and the statements queued with it are written in one transa
   t.true(batches.length >= 2);
   for (const batch of batches) t.is(batch.chunks('snapshots').length, batch.statements.length, 'each snapshot with its statement');
   t.deepEqual(await store.all('SELECT id FROM snapshots'), [{ id: 2 }]);
+});
+
+test('snapshots queued while the disk was full are written once room for the kept three is freed: the ones the pruning deletes are not inserted first', async (t) => {
+  const store = await SqliteStore.open(tempDb(t));
+  t.teardown(() => store.close());
+  const failed: string[] = [];
+  const sink = toSqlite(store, { log: () => undefined, onError: (error) => failed.push(error.message) });
+  sink.insert('sessions', { id: 's', started_at: 0, status: 'running', resumed_from: null, first_seq: 1, start_cycle: 0, config: {} });
+  await sink.flushed();
+  const pages = async (): Promise<number> => (await store.get<{ page_count: number }>('PRAGMA page_count'))!.page_count;
+  // A full disk, as SQLite's size limit: no page more.
+  await store.run(`PRAGMA max_page_count = ${await pages()}`);
+  const mind = { memory: 'm'.repeat(200_000) };
+  const save = (id: number): void =>
+    sink.insert('snapshots', { id, session: 's', at: id, cycle: id, signal_id: 0, reason: 'save command', state: mind }, [pruneSnapshots('s')]);
+  for (let id = 1; id <= 5; id++) save(id);
+  for (let i = 0; i < 100 && failed.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  t.regex(failed[0] ?? '', /is full/);
+  for (let id = 6; id <= 10; id++) save(id);
+  // Room for four minds (200 KB each, about 50 pages of 4 KB): the three kept fit, the ten queued do not.
+  await store.run(`PRAGMA max_page_count = ${(await pages()) + 200}`);
+  await sink.flushed();
+  t.deepEqual(await store.all('SELECT id FROM snapshots ORDER BY id'), [{ id: 1 }, { id: 9 }, { id: 10 }]);
+  t.is(sink.pending, 0);
 });
