@@ -3,6 +3,7 @@
  * message names the file, what the store was doing and what the user can do
  * about it (read-only, full, locked, not a database, …).
  */
+import { diskFull } from './storeFile.js';
 
 /** A store failure with a message a user can act on; `code` is SQLite's (e.g. SQLITE_READONLY) or the store's own (MISSING, SCHEMA, NO_SESSION, …). */
 export class StoreError extends Error {
@@ -18,7 +19,9 @@ export class StoreError extends Error {
 /** Turns a driver error into a {@link StoreError} that says what happened to which file and what to do. */
 export function translate(error: Error, file: string, doing: string): StoreError {
   if (error instanceof StoreError) return error;
-  const code = (error as Error & { code?: string }).code ?? 'SQLITE_ERROR';
+  const driverCode = (error as Error & { code?: string }).code ?? 'SQLITE_ERROR';
+  // SQLite reports a -shm file it cannot grow (opening a store in WAL mode, even to read it) as an I/O error, whatever the cause.
+  const code = driverCode === 'SQLITE_IOERR' && diskFull(file) ? 'SQLITE_FULL' : driverCode;
   const detail = error.message.replace(/^SQLITE_\w+: /, '');
   const where = file === ':memory:' ? 'the in-memory store' : file;
   const hint: Record<string, string> = {

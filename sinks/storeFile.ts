@@ -7,8 +7,11 @@
  * (`ooda.db-lock`, `ooda.db-wal`, a tab completion away): a store made in it
  * would be overwritten by the store it belongs to, and the other way round.
  */
-import { accessSync, constants, existsSync, statSync, type Stats } from 'node:fs';
-import { dirname } from 'node:path';
+import { accessSync, constants, existsSync, statfsSync, statSync, type Stats } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
+/** Free bytes under which the disk holding a store is taken for full: a WAL store's side files grow by 32 KiB and its log by pages. */
+const FULL_BELOW = 1024 * 1024;
 
 const KINDS: [is: (stat: Stats) => boolean, kind: string][] = [
   [(s) => s.isDirectory(), 'a folder'],
@@ -87,6 +90,21 @@ function writable(path: string): boolean {
   try {
     accessSync(path, constants.W_OK);
     return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether the file system holding `file` has (almost) no room left; false
+ * when that cannot be told. SQLite reports a `-shm` file it cannot create or
+ * grow there (opening a store in WAL mode, even to read it) as an I/O error.
+ */
+export function diskFull(file: string): boolean {
+  if (file === ':memory:') return false;
+  try {
+    const { bavail, bsize } = statfsSync(dirname(resolve(file)));
+    return bavail * bsize < FULL_BELOW;
   } catch {
     return false;
   }

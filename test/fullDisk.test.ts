@@ -1,0 +1,69 @@
+/**
+ * A store on a full disk. SQLite reports a `-shm` file it cannot grow there
+ * as an I/O error, not as a full disk, so a reader (which needs that file to
+ * read a store in WAL mode) failed and every command said "check the disk".
+ * Needs a small tmpfs, which only root can mount: skipped elsewhere.
+ */
+import test from 'ava';
+import { execFileSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { events, runCli } from './helpers/cli.js';
+
+/** Mounts a 1 MiB tmpfs at a new folder, or returns undefined when that cannot be done (not root, no mount). */
+function smallDisk(): string | undefined {
+  const dir = mkdtempSync(join(tmpdir(), 'ooda-full-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', dir], { stdio: 'ignore' });
+    return dir;
+  } catch {
+    rmSync(dir, { recursive: true, force: true });
+    return undefined;
+  }
+}
+
+function unmount(dir: string): void {
+  execFileSync('umount', [dir]);
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Whether a tmpfs can be mounted here (tried once, and unmounted). */
+const mountable = ((dir) => (dir ? (unmount(dir), true) : false))(smallDisk());
+
+/** Writes a file until the disk holding it is full (bounded: the disk is 1 MiB). */
+function fill(file: string): void {
+  const fd = openSync(file, 'w');
+  const chunk = Buffer.alloc(16_384);
+  try {
+    for (let i = 0; i < 1000; i++) writeSync(fd, chunk);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+(mountable ? test : test.skip)('a store on a full disk can still be listed, printed and replayed, and a writer says the disk is full, naming the file', async (t) => {
+  const dir = smallDisk()!;
+  t.teardown(() => unmount(dir));
+  const db = join(dir, 'a.db');
+  const ran = await runCli(['run', '--db', db, '--session', 's1', '--no-stdin', '--goal', 'Find moons of Mars', '--max-cycles', '3']);
+  t.is(ran.code, 0, ran.stderr);
+  fill(join(dir, 'filler'));
+
+  const listed = await runCli(['sessions', '--db', db, '--json']);
+  t.is(listed.code, 0, listed.stderr);
+  t.like(events(listed.stdout)[0], { id: 's1', status: 'ended' });
+  const printed = await runCli(['events', '--db', db, '--last', '1']);
+  t.is(printed.code, 0, printed.stderr);
+  t.like(events(printed.stdout)[0], { kind: 'session', state: 'stopped' });
+  const replayed = await runCli(['replay', '--db', db]);
+  t.is(replayed.code, 0, replayed.stderr);
+  t.regex(replayed.stdout, /^identical: session s1, /);
+  t.deepEqual(readdirSync(dir).sort(), ['a.db', 'a.db-lock', 'filler'], 'the readers left no -wal or -shm behind');
+
+  const resumed = await runCli(['resume', '--db', db, '--no-stdin', '--max-cycles', '1']);
+  t.is(resumed.code, 1);
+  t.true(resumed.stderr.includes(`${db}: the disk or the database's size limit is full`), resumed.stderr);
+});
