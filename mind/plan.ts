@@ -46,3 +46,21 @@ export interface PlanChange {
   /** The step the change is about (step completed, step failed, step left). */
   step?: number;
 }
+
+/**
+ * A plan as `plan` events and the dashboard's snapshot show it: its steps'
+ * tools and statuses, with their rationales when `rationales` (they are fixed
+ * when the plan is made, so said once, as it is made), not their inputs.
+ */
+export function planView(plan: Plan, rationales: boolean) {
+  return {
+    goalId: plan.goalId,
+    planId: plan.id,
+    attempt: plan.attempt,
+    strategy: plan.strategy,
+    order: plan.order,
+    status: plan.status,
+    steps: plan.steps.map((s) => (rationales ? { index: s.index, tool: s.tool, status: s.status, rationale: s.rationale } : { index: s.index, tool: s.tool, status: s.status })),
+    departures: plan.departures,
+  };
+}

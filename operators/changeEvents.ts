@@ -3,7 +3,7 @@
  * per goal change, a `plan` event per plan change.
  */
 import type { GoalChange } from '../mind/goalEvaluation.js';
-import type { PlanChange } from '../mind/plan.js';
+import { planView, type PlanChange } from '../mind/plan.js';
 import { record, type Cycle } from '../streams/cycle.js';
 import type { EventBody } from '../streams/events.js';
 import type { Runtime } from '../streams/runtime.js';
@@ -22,19 +22,9 @@ export function recordGoalChanges(runtime: Runtime, cycle: Cycle, changes: reado
 /** One `plan` event per change, carrying the plan's steps as they now stand. */
 export function recordPlanChanges(runtime: Runtime, cycle: Cycle, changes: readonly PlanChange[]): void {
   for (const { plan, change, reason, step } of changes) {
-    const body: EventBody<'plan'> = {
-      goalId: plan.goalId,
-      planId: plan.id,
-      attempt: plan.attempt,
-      strategy: plan.strategy,
-      order: plan.order,
-      status: plan.status,
-      change,
-      // Rationales are fixed when the plan is made: said once, in `created`, not again with every step.
-      steps: plan.steps.map((s) => (change === 'created' ? { index: s.index, tool: s.tool, status: s.status, rationale: s.rationale } : { index: s.index, tool: s.tool, status: s.status })),
-      departures: plan.departures,
-      reason,
-    };
+    // Rationales are fixed when the plan is made: said once, in `created`, not again with every step.
+    const { goalId, planId, attempt, strategy, order, status, steps, departures } = planView(plan, change === 'created');
+    const body: EventBody<'plan'> = { goalId, planId, attempt, strategy, order, status, change, steps, departures, reason };
     if (step !== undefined) body.step = step;
     record(runtime, cycle, 'plan', body);
   }

@@ -6,6 +6,7 @@
  */
 import { checkNumberOption, wholeNumber } from '../mind/optionCheck.js';
 import type { Mind } from '../mind/mind.js';
+import { planView } from '../mind/plan.js';
 import { Planner } from '../mind/planner.js';
 import type { Snapshot } from './wsProtocol.js';
 
@@ -61,18 +62,7 @@ export function agentSnapshot(mind: Mind, session: string, options: SnapshotOpti
     episodes: mind.episodes.size,
     facts: mind.graph.knowledgeSize,
     questions: mind.questions.all().map((q) => ({ questionId: q.id, goalId: q.goalId, text: q.text, timeoutMs: q.timeoutMs })),
-    plans: (Planner.of(mind)?.plans() ?? [])
-      .filter((plan) => plan.status === 'Active')
-      .map((plan) => ({
-        goalId: plan.goalId,
-        planId: plan.id,
-        attempt: plan.attempt,
-        strategy: plan.strategy,
-        order: plan.order,
-        status: plan.status,
-        steps: plan.steps.map((s) => ({ index: s.index, tool: s.tool, status: s.status, rationale: s.rationale })),
-        departures: plan.departures,
-      })),
+    plans: (Planner.of(mind)?.plans() ?? []).filter((plan) => plan.status === 'Active').map((plan) => planView(plan, true)),
     kept: { finishedGoals: mind.config.finishedGoalsKept, episodes: mind.config.episodesKept },
   };
 }

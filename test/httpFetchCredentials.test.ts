@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MindConfig } from '../mind/config.js';
@@ -31,24 +31,24 @@ test('http_fetch never repeats the credentials of a URL (user:password@) in its 
   t.is(asked, 0, 'no request was sent');
 });
 
-test("http_fetch's report of a redirect it does not follow shows the target's credentials as ***@", async (t) => {
-  const server = createServer((_, res) => res.writeHead(302, { location: 'https://bob:hunter2@elsewhere.example/login' }).end());
+/** What http_fetch reports of a server on 127.0.0.1 that redirects to `location`. */
+async function redirectReport(t: ExecutionContext, location: string): Promise<{ host: string; summary: string }> {
+  const server = createServer((_, res) => res.writeHead(302, { location }).end());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => (server.closeAllConnections(), server.close()));
   const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
   const mind = new Mind({ config: MindConfig.parse({ tools: { httpAllowHosts: [host] } }), tools: builtinTools() });
   const goal = mind.addGoal({ description: 'fetch a page' });
   const out = await runDecision(mind, goal, { goalId: goal.id, tool: 'http_fetch', input: { url: `http://${host}/` } } as Decision);
-  t.is(out.summary, `GET http://${host}/ → 302 redirect to https://***@elsewhere.example/login (not followed)`);
+  return { host, summary: out.summary };
+}
+
+test("http_fetch's report of a redirect it does not follow shows the target's credentials as ***@", async (t) => {
+  const { host, summary } = await redirectReport(t, 'https://bob:hunter2@elsewhere.example/login');
+  t.is(summary, `GET http://${host}/ → 302 redirect to https://***@elsewhere.example/login (not followed)`);
 });
 
 test("http_fetch's report of a redirect to a scheme-relative target (//user@host) shows its credentials as ***@ too", async (t) => {
-  const server = createServer((_, res) => res.writeHead(302, { location: '//ghp_token123:x-oauth@elsewhere.example/login' }).end());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => (server.closeAllConnections(), server.close()));
-  const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const mind = new Mind({ config: MindConfig.parse({ tools: { httpAllowHosts: [host] } }), tools: builtinTools() });
-  const goal = mind.addGoal({ description: 'fetch a page' });
-  const out = await runDecision(mind, goal, { goalId: goal.id, tool: 'http_fetch', input: { url: `http://${host}/` } } as Decision);
-  t.is(out.summary, `GET http://${host}/ → 302 redirect to //***@elsewhere.example/login (not followed)`);
+  const { host, summary } = await redirectReport(t, '//ghp_token123:x-oauth@elsewhere.example/login');
+  t.is(summary, `GET http://${host}/ → 302 redirect to //***@elsewhere.example/login (not followed)`);
 });
