@@ -14,6 +14,10 @@ import type { SchedulerLike, Subscription } from 'rxjs';
 import { MAX_TIMER_MS } from '../mind/config.js';
 import { checkNumberOption, numberBetween } from '../mind/optionCheck.js';
 
+/** What `ctx.timeout` takes. */
+const TIMEOUT_MS = `a number of ms from 0 to ${MAX_TIMER_MS}`;
+const timerMs = numberBetween(0, MAX_TIMER_MS);
+
 /** What a tool sees (ToolContext's `signal` and `timeout`) plus the controls act keeps. */
 export interface ToolRunScope {
   /** Aborted when act stops waiting for the run (see {@link ToolRunScope.abort}). */
@@ -55,9 +59,9 @@ class RunScope implements ToolRunScope {
   }
 
   timeout(ms: number): AbortSignal {
-    const expected = `a number of ms from 0 to ${MAX_TIMER_MS}`;
-    if (ms === undefined) throw new TypeError(`ctx.timeout ms: expected ${expected}, got undefined`);
-    checkNumberOption('ctx.timeout', 'ms', ms, numberBetween(0, MAX_TIMER_MS), expected);
+    // Not optional, as checkNumberOption takes it to be: undefined is refused first.
+    if (ms === undefined) throw new TypeError(`ctx.timeout ms: expected ${TIMEOUT_MS}, got undefined`);
+    checkNumberOption('ctx.timeout', 'ms', ms, timerMs, TIMEOUT_MS);
     const runSignal = this.signal;
     const deadline = new AbortController();
     if (this.ended || runSignal.aborted) {

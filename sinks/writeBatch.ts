@@ -240,11 +240,12 @@ export class WriteBatch {
   /** Moves every write of a later batch behind this one's (a failed batch takes the writes queued after it). */
   append(later: WriteBatch): void {
     for (const table of Object.keys(this.tables) as (keyof typeof this.tables)[]) this.tables[table].append(later.tables[table]);
-    this.snapshots.push(...later.snapshots);
+    // Appended one by one: a spread of a long list (a retried batch of 200 000 rows) would pass the arguments' limit.
+    for (const snapshot of later.snapshots) this.snapshots.push(snapshot);
     for (const [table, times] of later.fractionalTimes) {
       const mine = this.fractionalTimes.get(table);
-      if (mine) mine.push(...times);
-      else this.fractionalTimes.set(table, times);
+      if (!mine) this.fractionalTimes.set(table, times);
+      else for (const time of times) mine.push(time);
     }
     // Kept whole, in order: only statements queued from now on replace the last of their key.
     for (const statement of later.statements) {
