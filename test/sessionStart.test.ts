@@ -45,21 +45,29 @@ test('a session saved while paused resumes paused, and ooda run says so as it st
   t.regex(again.stderr, /ended: input ended \(agent paused\)/);
 });
 
-test('a session paused after its last snapshot and killed resumes paused, and ooda run says the re-applied signals paused it, not its save', async (t) => {
+/**
+ * Runs session "held" on a new store with `lines` on stdin, kills it (-9) once
+ * the first event `last` finds is printed and stored, then starts session
+ * "again" on that store: what it printed.
+ */
+async function killedThenRunAgain(lines: object[], printed: RegExp, last: (event: Record<string, unknown>) => boolean) {
   const db = join(mkdtempSync(join(tmpdir(), 'ooda-session-start-')), 'store.db');
   const child = startCli(['run', '--db', db, '--session', 'held', '--heartbeat', '0', '--goal', 'Find qzx wvy'], NEVER_DONE);
   const result = finished(child);
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stdin.write(`${JSON.stringify({ type: 'command', command: 'pause' })}\n`);
-  await until(() => stdout, /"command":"pause","result":"paused"/);
-  const paused = events(stdout).find((event) => event.kind === 'command')!;
-  // The pause (its signal, then its events) is committed: only the start snapshot, taken before it, is stored.
-  await until(() => String(Number(storedEventCount(db)) >= (paused.seq as number)), /true/);
+  for (const line of lines) child.stdin.write(`${JSON.stringify(line)}\n`);
+  await until(() => stdout, printed);
+  const seq = events(stdout).find(last)!.seq as number;
+  await until(() => String(Number(storedEventCount(db)) >= seq), /true/);
   child.kill('SIGKILL');
   await result;
+  return runCli(['run', '--db', db, '--session', 'again', '--heartbeat', '0', '--no-stdin'], '', NEVER_DONE);
+}
 
-  const again = await runCli(['run', '--db', db, '--session', 'again', '--heartbeat', '0', '--no-stdin'], '', NEVER_DONE);
+test('a session paused after its last snapshot and killed resumes paused, and ooda run says the re-applied signals paused it, not its save', async (t) => {
+  // The pause (its signal, then its events) is committed: only the start snapshot, taken before it, is stored.
+  const again = await killedThenRunAgain([{ type: 'command', command: 'pause' }], /"command":"pause","result":"paused"/, (event) => event.kind === 'command');
   t.is(again.code, 0, again.stderr);
   t.regex(again.stderr, /session held: re-applied \d+ signal\(s\) recorded after its last snapshot/);
   t.regex(again.stderr, /session again started \(at cycle \d+, max \d+ more\) on \S+; it is paused, as the \d+ signal\(s\) re-applied after its last snapshot left it: no cycle runs until a resume command/);
@@ -67,21 +75,9 @@ test('a session paused after its last snapshot and killed resumes paused, and oo
 });
 
 test('a session saved while paused, then sent more and killed, resumes paused, and ooda run says it was saved so, not that the re-applied signals paused it', async (t) => {
-  const db = join(mkdtempSync(join(tmpdir(), 'ooda-session-start-')), 'store.db');
-  const child = startCli(['run', '--db', db, '--session', 'held', '--heartbeat', '0', '--goal', 'Find qzx wvy'], NEVER_DONE);
-  const result = finished(child);
-  let stdout = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  for (const command of ['pause', 'save']) child.stdin.write(`${JSON.stringify({ type: 'command', command })}\n`);
-  child.stdin.write(`${JSON.stringify({ type: 'fact', subject: 'Mars', predicate: 'has moon', object: 'Phobos' })}\n`);
-  await until(() => stdout, /"kind":"fact"/);
-  const fact = events(stdout).find((event) => event.kind === 'fact')!;
   // The fact came after the save: its signal is re-applied on resume, its snapshot's pause stays.
-  await until(() => String(Number(storedEventCount(db)) >= (fact.seq as number)), /true/);
-  child.kill('SIGKILL');
-  await result;
-
-  const again = await runCli(['run', '--db', db, '--session', 'again', '--heartbeat', '0', '--no-stdin'], '', NEVER_DONE);
+  const lines = [{ type: 'command', command: 'pause' }, { type: 'command', command: 'save' }, { type: 'fact', subject: 'Mars', predicate: 'has moon', object: 'Phobos' }];
+  const again = await killedThenRunAgain(lines, /"kind":"fact"/, (event) => event.kind === 'fact');
   t.is(again.code, 0, again.stderr);
   t.regex(again.stderr, /session held: re-applied \d+ signal\(s\) recorded after its last snapshot/);
   t.regex(again.stderr, /session again started \(at cycle \d+, max \d+ more\) on \S+; it is paused, as it was saved: no cycle runs until a resume command/);
