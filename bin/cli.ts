@@ -7,7 +7,7 @@
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { repeatedFlagProblem } from './flags.js';
-import { configFromEnvironment, ConfigError, MAX_TIMER_MS, readConfigFile, resolveConfig, type AgentConfig } from '../streams/index.js';
+import { configFromEnvironment, configFromSeedEnvironment, ConfigError, MAX_TIMER_MS, readConfigFile, resolveConfig, type AgentConfig } from '../streams/index.js';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -110,8 +110,9 @@ export function readableFiles(name: string, files: readonly string[] = []): stri
 /**
  * Resolves the configuration from its layers: the command's own `defaults`
  * (demo's shorter run) < the config of the session it resumes, if any
- * (`maxCycles` aside: it counts the cycles of this run) < file < environment
- * < flags.
+ * (`maxCycles` aside: it counts the cycles of this run) < file < the seed's
+ * variables in seconds (streams/seedEnvironment.ts) < `OODA_*` variables <
+ * flags.
  */
 export function loadConfig(configFile: string | undefined, flags: Record<string, unknown>, defaults: Record<string, unknown> = {}, resumed?: AgentConfig): AgentConfig {
   const layers = [{ origin: 'command defaults', values: defaults }];
@@ -121,7 +122,7 @@ export function loadConfig(configFile: string | undefined, flags: Record<string,
   }
   const file = textFlag('config', configFile, 'a file name');
   if (file !== undefined) layers.push(readConfigFile(file));
-  layers.push(configFromEnvironment(process.env));
+  layers.push(configFromSeedEnvironment(process.env), configFromEnvironment(process.env));
   const defined = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));
   layers.push({ origin: 'flags', values: defined });
   return resolveConfig(layers);

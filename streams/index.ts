@@ -17,6 +17,7 @@ export {
   type AgentConfigInput,
   type ConfigLayer,
 } from './config.js';
+export { configFromSeedEnvironment, SEED_VARIABLES } from './seedEnvironment.js';
 export { createAgent, type Agent, type AgentOptions, type Entering, type AgentSources, type Stages } from './createAgent.js';
 export { beginCycle, record, vetoCycle, type Cycle, type Watcher } from './cycle.js';
 export { CycleDriver, type DriverOptions } from './driver.js';
