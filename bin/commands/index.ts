@@ -3,6 +3,7 @@
  */
 import type { Command } from '../command.js';
 import { consolidate } from './consolidate.js';
+import { cycle } from './cycle.js';
 import { demo } from './demo.js';
 import { events } from './events.js';
 import { plan } from './plan.js';
@@ -15,4 +16,4 @@ import { resume } from './resume.js';
 import { run } from './run.js';
 import { sessions } from './sessions.js';
 
-export const COMMANDS: Record<string, Command> = { run, resume, demo, plan, reflect, repl, replay, sessions, events, recall, consolidate, prune };
+export const COMMANDS: Record<string, Command> = { run, cycle, resume, demo, plan, reflect, repl, replay, sessions, events, recall, consolidate, prune };
