@@ -61,3 +61,32 @@ export function repeatedFlagProblem(uses: readonly FlagUse[], flags: Readonly<Re
 export function withoutFlags<F extends Flags, K extends keyof F>(flags: F, ...names: K[]): Omit<F, K> {
   return Object.fromEntries(Object.entries(flags).filter(([name]) => !names.includes(name as K))) as Omit<F, K>;
 }
+
+/**
+ * The flag of the table a mistyped `--name` most likely meant: the one within
+ * two edits (insertions, deletions, substitutions) of it, the nearest first;
+ * undefined when none is that close. `--goals` → `goal`, `--max-cycle` →
+ * `max-cycles`.
+ */
+export function closestFlag(name: string, flags: Flags): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of Object.keys(flags)) {
+    const distance = editDistance(name, candidate, bestDistance);
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+  }
+  return best;
+}
+
+/** Levenshtein distance of `a` and `b`, or `limit` once it is sure to reach it. */
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) >= limit) return limit;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    if (Math.min(...row) >= limit) return limit;
+    previous = row;
+  }
+  return Math.min(previous[b.length]!, limit);
+}

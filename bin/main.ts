@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { ConfigError, OutputError, packageRoot, StoreError } from '../streams/index.js';
 import { UsageError } from './cli.js';
 import type { Command } from './command.js';
+import { closestFlag } from './flags.js';
 import { COMMANDS } from './commands/index.js';
 import { printLines } from './output.js';
 import { exitOnSignals } from './signalExit.js';
@@ -47,7 +48,9 @@ async function main(argv: string[]): Promise<number> {
   exitOnSignals(`while ooda ${name} ran`);
   return command.run(rest).catch((error: unknown) => {
     if (error instanceof UsageError && error.message.startsWith('Unknown option')) {
-      throw new UsageError(`${error.message}: 'ooda ${name} --help' lists the options it accepts`);
+      const given = /^Unknown option '--([^'=]+)/.exec(error.message)?.[1];
+      const meant = given === undefined ? undefined : closestFlag(given, command.flags);
+      throw new UsageError(`${error.message}${meant ? ` (did you mean --${meant}?)` : ''}: 'ooda ${name} --help' lists the options it accepts`);
     }
     throw error;
   });
