@@ -41,8 +41,20 @@ test('a session saved while paused resumes paused, and ooda run says so as it st
   t.regex(first.stderr, /session held started \(max 1000 cycles\) on \S+\n/, 'a run that is not paused says nothing of it');
   const again = await runCli(['run', '--db', db, '--session', 'again', '--heartbeat', '0'], `${JSON.stringify({ type: 'goal', description: 'Find rings of Saturn' })}\n`);
   t.is(again.code, 0, again.stderr);
-  t.regex(again.stderr, /session again started \((?:at cycle \d+, max \d+ more|max \d+ cycles)\) on \S+; it is paused, as it was saved: no cycle runs until a resume command \(\{"type":"command","command":"resume"\}\)\n/);
+  t.regex(again.stderr, /session again started \(at cycle \d+, max \d+ more\) on \S+; it is paused, as it was saved: no cycle runs until a resume command \(\{"type":"command","command":"resume"\}\)\n/);
   t.regex(again.stderr, /ended: input ended \(agent paused\)/);
+});
+
+test('a session that ended before its first cycle is resumed at cycle 0, and ooda run says it resumed, as at any other cycle', async (t) => {
+  const db = join(mkdtempSync(join(tmpdir(), 'ooda-session-start-')), 'store.db');
+  const first = await runCli(['run', '--db', db, '--session', 'idle', '--heartbeat', '0', '--no-stdin']);
+  t.is(first.code, 0, first.stderr);
+  t.regex(first.stderr, /session idle ended: input ended and no goal is active after 0 cycle\(s\)\n/);
+  const again = await runCli(['run', '--db', db, '--session', 'again', '--heartbeat', '0', '--max-cycles', '2', '--goal', 'Find moons of Mars']);
+  t.is(again.code, 0, again.stderr);
+  t.regex(again.stderr, /holds session idle: resuming it at cycle 0 as session again/);
+  t.regex(again.stderr, /session again started \(at cycle 0, max 2 more\) on \S+\n/);
+  t.regex(again.stderr, /session again ended: max cycles reached after 2 cycle\(s\), at cycle 2\n/);
 });
 
 /**

@@ -271,11 +271,13 @@ function pausedBy(resumed: Resumed | undefined): string {
 export async function runSession(parsed: ReturnType<typeof parseRun>, requireSession = false): Promise<number> {
   const { session } = parsed.options;
   let firstCycle = 0;
+  let resumed = false;
   const { code, program } = await withSignals(parsed, async (startUp) => {
     const started = await startRun(parsed, startUp, requireSession);
-    // A resumed session continues its cycle count, and --max-cycles counts this run's cycles.
+    // A resumed session continues its cycle count (0 too: one stopped before its first cycle), and --max-cycles counts this run's cycles.
     firstCycle = started.agent.mind.cycle;
-    const limit = firstCycle === 0 ? `max ${started.agent.config.maxCycles} cycles` : `at cycle ${firstCycle}, max ${started.agent.config.maxCycles - firstCycle} more`;
+    resumed = started.resumed !== undefined;
+    const limit = resumed ? `at cycle ${firstCycle}, max ${started.agent.config.maxCycles - firstCycle} more` : `max ${started.agent.config.maxCycles} cycles`;
     // A session saved while paused resumes paused: said at once, not only by its end's '(agent paused)'.
     const paused = started.agent.mind.paused ? `; it is paused, ${pausedBy(started.resumed)}: no cycle runs until a resume command ({"type":"command","command":"resume"})` : '';
     // Said as the run starts: on a store, once the session's start is committed.
@@ -285,7 +287,7 @@ export async function runSession(parsed: ReturnType<typeof parseRun>, requireSes
   if (program) {
     const reason = await program.done;
     const { cycle } = program.agent.mind;
-    log(`session ${session} ended: ${reason} after ${cycle - firstCycle} cycle(s)${firstCycle === 0 ? '' : `, at cycle ${cycle}`}`);
+    log(`session ${session} ended: ${reason} after ${cycle - firstCycle} cycle(s)${resumed ? `, at cycle ${cycle}` : ''}`);
   }
   return code;
 }
