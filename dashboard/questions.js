@@ -1,18 +1,31 @@
 // The questions user_interact asked, newest first: waiting (with its time
 // limit and a field to answer it), answered (with the answer) or expired. A
-// question's item is redrawn only when its own event changes, so an answer
-// being typed survives other questions coming in.
+// question's item is redrawn only when its own event or its status changes, so
+// an answer being typed survives other questions coming in.
+import { agentNow } from './agentClock.js';
 import { $, el, isolated, showInOrder } from './dom.js';
 import { state } from './state.js';
 
-// Each question's item and the event it was drawn from, by question id.
+// Each question's item and the event and status it was drawn from, by question id.
 const drawnItems = new Map();
-let drawn = null;
 
-/** What became of a question; a waiting one gets a form to answer it (app.js sends it). */
-function outcome(question) {
-  if (question.status === 'answered') return [el('span', { class: 'answer' }, 'answer: ', isolated(question.answer ?? ''))];
-  if (question.status === 'expired') return [el('span', { class: 'expired' }, `timed out after ${question.timeoutMs / 1000} s`)];
+/**
+ * A question's status: `asked`, `answered` or `expired`. One still waiting
+ * once its deadline (asked at + time limit) has passed on the agent's clock
+ * has timed out, as the agent will say only when its next signal comes
+ * (mind/questions.ts expire). A question from the snapshot without `askedAt`
+ * (an older server) has no deadline the page knows: it waits.
+ */
+function statusOf(question) {
+  const status = question.status ?? 'asked';
+  const deadline = (question.askedAt ?? question.at) + question.timeoutMs;
+  return status === 'asked' && deadline <= agentNow() ? 'expired' : status;
+}
+
+/** What became of a question; a waiting one gets a form to answer it (app.js sends it), an expired one none. */
+function outcome(question, status) {
+  if (status === 'answered') return [el('span', { class: 'answer' }, 'answer: ', isolated(question.answer ?? ''))];
+  if (status === 'expired') return [el('span', { class: 'expired' }, `timed out after ${question.timeoutMs / 1000} s`)];
   return [
     el('span', { class: 'waiting' }, `waiting for an answer (times out after ${question.timeoutMs / 1000} s)`),
     el('form', { class: 'answer-form', 'data-question-id': question.questionId, 'data-question': question.text },
@@ -21,29 +34,29 @@ function outcome(question) {
   ];
 }
 
-function itemOf(question) {
+function itemOf(question, status) {
   const known = drawnItems.get(question.questionId);
-  if (known?.event === question) return known.item;
+  if (known?.event === question && known.status === status) return known.item;
   // Focusable by the page only: it takes the focus from its answer field as it is redrawn (renderQuestions).
-  const item = el('li', { class: 'question', 'data-status': question.status ?? 'asked', 'data-question-id': question.questionId, tabindex: '-1' },
+  const item = el('li', { class: 'question', 'data-status': status, 'data-question-id': question.questionId, tabindex: '-1' },
     question.cycle === undefined ? null : el('span', { class: 'when' }, `#${question.cycle}`),
     el('div', { class: 'text', title: question.text }, isolated(question.text)),
-    ...outcome(question));
-  drawnItems.set(question.questionId, { event: question, item });
+    ...outcome(question, status));
+  drawnItems.set(question.questionId, { event: question, status, item });
   return item;
 }
 
+/** Draws the questions; called each second too, so a question shows as timed out once its deadline passes. */
 export function renderQuestions() {
-  if (state.questions === drawn) return;
-  drawn = state.questions;
+  const statuses = state.questions.map(statusOf);
   // A question answered or timed out while its field had the focus is drawn anew: the focus goes to its new item, not to the page's body.
   const focused = $('questions').contains(document.activeElement) ? document.activeElement : null;
   const focusedId = focused?.closest('.question')?.dataset.questionId;
-  const items = state.questions.map(itemOf);
+  const items = state.questions.map((question, i) => itemOf(question, statuses[i]));
   for (const questionId of drawnItems.keys()) if (!state.questions.some((q) => q.questionId === questionId)) drawnItems.delete(questionId);
   showInOrder($('questions'), items);
   if (focused && document.activeElement !== focused) (focused.isConnected ? focused : drawnItems.get(focusedId)?.item)?.focus({ preventScroll: true });
-  const open = state.questions.filter((q) => (q.status ?? 'asked') === 'asked').length;
+  const open = statuses.filter((status) => status === 'asked').length;
   $('question-count').textContent = open ? `${open} open` : '';
   $('question-empty').hidden = state.questions.length > 0;
 }

@@ -1,5 +1,6 @@
 // The dashboard's picture of the agent: loaded from the server's snapshot as a
 // connection opens, then kept up to date by each event.
+import { forgetAgentTime, noteAgentTime } from './agentClock.js';
 import { alertText } from './alertText.js';
 import { toast } from './dom.js';
 
@@ -59,9 +60,10 @@ export function loadSnapshot(snapshot) {
   // Each goal's active plan (one made before a restart has no event in the replay).
   state.plans = new Map((snapshot.plans ?? []).map((plan) => [plan.goalId, { kind: 'plan', ...plan }]));
   state.reflection = null;
-  // The questions still waiting, newest first, as their `asked` events (those asked before a restart have none in the replay; their cycle is not known).
+  // The questions still waiting, newest first, as their `asked` events (those asked before a restart have none in the replay; their cycle is not known, their `askedAt` is).
   state.questions = (snapshot.questions ?? []).slice(-MAX_QUESTIONS).reverse().map((q) => ({ kind: 'question', ...q, status: 'asked' }));
   state.lastRateCycle = null;
+  forgetAgentTime();
 }
 
 /**
@@ -71,6 +73,7 @@ export function loadSnapshot(snapshot) {
  * are not touched again.
  */
 export function apply(event) {
+  noteAgentTime(event.at);
   if (typeof event.cycle === 'number' && event.cycle > state.cycle) state.cycle = event.cycle;
   if (event.kind === 'decision') addDecision(event);
   if (event.kind === 'action') {

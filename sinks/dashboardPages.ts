@@ -13,6 +13,7 @@ import { badTarget, requestTarget } from './requestTarget.js';
 const PAGES: Record<string, { file: string; type: string }> = {
   '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
   '/index.html': { file: 'index.html', type: 'text/html; charset=utf-8' },
+  '/agentClock.js': { file: 'agentClock.js', type: 'text/javascript; charset=utf-8' },
   '/alertText.js': { file: 'alertText.js', type: 'text/javascript; charset=utf-8' },
   '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
   '/breakdown.js': { file: 'breakdown.js', type: 'text/javascript; charset=utf-8' },

@@ -61,7 +61,7 @@ export function agentSnapshot(mind: Mind, session: string, options: SnapshotOpti
     })),
     episodes: mind.episodes.size,
     facts: mind.graph.knowledgeSize,
-    questions: mind.questions.all().map((q) => ({ questionId: q.id, goalId: q.goalId, text: q.text, timeoutMs: q.timeoutMs })),
+    questions: mind.questions.all().map((q) => ({ questionId: q.id, goalId: q.goalId, text: q.text, timeoutMs: q.timeoutMs, askedAt: q.askedAt })),
     plans: (Planner.of(mind)?.plans() ?? []).filter((plan) => plan.status === 'Active').map((plan) => planView(plan, true)),
     kept: { finishedGoals: mind.config.finishedGoalsKept, episodes: mind.config.episodesKept },
   };

@@ -92,8 +92,9 @@ export interface Snapshot {
    * The questions user_interact asked that still wait for an answer, oldest
    * first: their `question` events may be from before the agent restarted
    * from its saved state, which no replay holds. Absent: none known.
+   * `askedAt` (scheduler time) plus `timeoutMs` is a question's deadline.
    */
-  questions?: { questionId: string; goalId: string; text: string; timeoutMs: number }[];
+  questions?: { questionId: string; goalId: string; text: string; timeoutMs: number; askedAt: number }[];
   /**
    * Each goal's active plan, as a `plan` event that made it would show it
    * (the steps' rationales included): one made before the agent restarted

@@ -116,7 +116,7 @@ test('in Chromium: every text on the page contrasts with its background at least
   const steps = ['Completed', 'Failed', 'Skipped', 'Active', 'Pending'].map((status, index) => ({ index, tool: 'kg_query', status }));
   events$.next({ kind: 'plan', ...header(alerts.length + 2, 2), goalId: 'goal-1', planId: 'plan-1', attempt: 1, strategy: 'Knowledge', order: 'reason-first', status: 'Active', change: 'step', steps, departures: 1, reason: 'step' } as AgentEvent);
   (['asked', 'answered', 'expired'] as const).forEach((status, i) =>
-    events$.next({ kind: 'question', ...header(alerts.length + 3 + i, 2), questionId: `question-${i}`, goalId: 'goal-1', text: 'Which moon?', timeoutMs: 1000, status, answer: 'Phobos' } as AgentEvent));
+    events$.next({ kind: 'question', ...header(alerts.length + 3 + i, 2), questionId: `question-${i}`, goalId: 'goal-1', text: 'Which moon?', timeoutMs: 60_000, status, answer: 'Phobos' } as AgentEvent));
   events$.next({ kind: 'reflection', ...header(alerts.length + 6, 2), number: 1, trigger: 'command', cycles: 2, pressure: 0.5, tools: [{ tool: 'kg_query', runs: 2, ok: 1, rate: 0.5 }], adjustments: [{ kind: 'demote', goalId: 'goal-1', from: 128, to: 118, reason: 'no progress' }] } as AgentEvent);
   await page.locator('.question .answer-form').waitFor({ timeout: 10_000 });
   await page.click('[data-command=pause]');
@@ -175,7 +175,7 @@ test('in Chromium: a very long goal description keeps the questions and reflecti
   const snapshot = (): Snapshot => ({ ...twoDecisions(), goals: [{ ...twoDecisions().goals[0]!, description }] });
   const { page, events$ } = await pageOnQuietServer(t, {}, SESSION, '', snapshot);
   await page.locator('.decision').first().waitFor({ timeout: 10_000 });
-  events$.next({ kind: 'question', ...header(1, 2), questionId: 'question-1', goalId: 'goal-1', text: `${description}?`, timeoutMs: 1000, status: 'asked' } as AgentEvent);
+  events$.next({ kind: 'question', ...header(1, 2), questionId: 'question-1', goalId: 'goal-1', text: `${description}?`, timeoutMs: 60_000, status: 'asked' } as AgentEvent);
   events$.next({ kind: 'reflection', ...header(2, 2), number: 1, trigger: 'command', cycles: 2, pressure: 0.5, tools: [], adjustments: [{ kind: 'boost', goalId: 'goal-1', from: 128, to: 138, reason: 'added knowledge' }] } as AgentEvent);
   await page.locator('#reflection li').waitFor({ timeout: 10_000 });
   await page.locator('.question .answer-form').waitFor({ timeout: 10_000 });

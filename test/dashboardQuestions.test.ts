@@ -99,3 +99,41 @@ test('in Chromium: a question asked before the agent restarted from its saved st
   await page.locator('#questions .question[data-status=answered]').waitFor({ timeout: 10_000 });
   await page.locator('[data-testid=goal-tree] .goal[data-status=Completed]', { hasText: 'favourite colour' }).waitFor({ timeout: 10_000 });
 });
+
+/** A question event of `session` at scheduler time `at` (far from the browser's clock: 1970). */
+const questionAt = (session: string, seq: number, at: number, timeoutMs: number) =>
+  ({ kind: 'question', seq, session, cycle: seq, at, questionId: 'question-1', goalId: 'goal-1', text: 'Which moon?', timeoutMs, status: 'asked' }) as AgentEvent;
+const heartbeatAt = (session: string, seq: number, at: number) => ({ kind: 'heartbeat', seq, session, cycle: seq, at, beat: seq }) as AgentEvent;
+
+test('in Chromium: a waiting question shows as timed out, with no field to answer it, once a later event\'s time passes its deadline, before the agent says it expired', async (t) => {
+  const { page, events$ } = await pageOnQuietServer(t, {}, 'dash-question-deadline');
+  events$.next(questionAt('dash-question-deadline', 1, 1000, 60_000));
+  const question = page.locator('#questions .question[data-question-id=question-1]');
+  await question.locator('.answer-form').waitFor({ timeout: 10_000 });
+  t.is(await question.getAttribute('data-status'), 'asked', 'waiting: the agent\'s clock (1 s) is not the browser\'s');
+  t.is(await page.locator('#question-count').textContent(), '1 open');
+
+  events$.next(heartbeatAt('dash-question-deadline', 2, 30_000));
+  events$.next(heartbeatAt('dash-question-deadline', 3, 61_000));
+  await page.locator('#questions .question[data-status=expired]').waitFor({ timeout: 10_000 });
+  t.is(await question.locator('.expired').textContent(), 'timed out after 60 s');
+  t.is(await question.locator('.answer-form').count(), 0, 'it can no longer be answered');
+  t.is(await page.locator('#question-count').textContent(), '');
+});
+
+test('in Chromium: a waiting question with no event after it shows as timed out once its time limit has run on the page since the agent\'s last event', async (t) => {
+  const { page, events$ } = await pageOnQuietServer(t, {}, 'dash-question-idle');
+  events$.next(questionAt('dash-question-idle', 1, 1000, 1500));
+  await page.locator('#questions .question[data-status=expired]').waitFor({ timeout: 10_000 });
+  t.is(await page.locator('#questions .answer-form').count(), 0);
+});
+
+test('in Chromium: a question from the snapshot (asked before a restart) shows as timed out once an event\'s time passes the deadline the snapshot gives it', async (t) => {
+  const mind = new Mind();
+  mind.questions.ask({ id: 'question-1', goalId: 'goal-1', text: 'Which moon?', askedAt: 1000, timeoutMs: 60_000 });
+  const { page, events$ } = await pageOnQuietServer(t, {}, 'dash-question-snapshot', '', () => agentSnapshot(mind, 'dash-question-snapshot'));
+  await page.locator('#questions .question .answer-form').waitFor({ timeout: 10_000 });
+  events$.next(heartbeatAt('dash-question-snapshot', 1, 61_000));
+  await page.locator('#questions .question[data-status=expired]').waitFor({ timeout: 10_000 });
+  t.is(await page.locator('#questions .answer-form').count(), 0);
+});

@@ -46,7 +46,7 @@ test('in Chromium: each goal\'s active plan, the questions asked and the latest 
   publish({ ...plan, change: 'step', step: 0, reason: 'kg_query: 3 facts', steps: [{ index: 0, tool: 'kg_query', status: 'Completed' }, { index: 1, tool: 'reason', status: 'Active' }] });
   publish({ kind: 'question', questionId: 'question-1', goalId: 'goal-1', text: 'Which moon first?', timeoutMs: 30000, status: 'asked' });
   publish({ kind: 'question', questionId: 'question-1', goalId: 'goal-1', text: 'Which moon first?', timeoutMs: 30000, status: 'answered', answer: 'Phobos' });
-  publish({ kind: 'question', questionId: 'question-2', goalId: 'goal-1', text: 'How far?', timeoutMs: 5000, status: 'asked' });
+  publish({ kind: 'question', questionId: 'question-2', goalId: 'goal-1', text: 'How far?', timeoutMs: 60_000, status: 'asked' });
   publish({ kind: 'reflection', number: 3, trigger: 'interval', cycles: 5, pressure: 0.42, tools: [{ tool: 'kg_query', runs: 2, ok: 1, rate: 0.5 }], adjustments: [{ kind: 'boost', goalId: 'goal-1', from: 128, to: 138, reason: 'added knowledge' }] });
   for (let i = 0; i < 150; i++) publish({ kind: 'heartbeat', beat: i });
 
@@ -65,7 +65,7 @@ test('in Chromium: each goal\'s active plan, the questions asked and the latest 
   t.deepEqual(shown, {
     plan: 'plan 1 · Knowledge, explore-first: ✓kg_query → ▸reason',
     steps: ['Completed: gather knowledge', 'Active: reason over it'],
-    questions: ['asked: How far? waiting for an answer (times out after 5 s)', 'answered: Which moon first? answer: Phobos'],
+    questions: ['asked: How far? waiting for an answer (times out after 60 s)', 'answered: Which moon first? answer: Phobos'],
     open: '1 open',
     reflection: ['#3 at cycle 6 (interval, over 5 cycles) · pressure 42%', 'Find moons of Mars boosted 128 → 138: added knowledge', 'kg_query 1/2 ok'],
   });
