@@ -20,6 +20,8 @@ const pending = new Map();
 // When the last frame arrived, and the server's keepalive interval (it says as the page connects; 0: none, so silence is not staleness).
 let lastFrameAt = 0;
 let keepaliveMs = 5000;
+// The connection state last told to screen readers (setConnection).
+let announced = '';
 
 /**
  * The state a connection starts from, before its snapshot: should the
@@ -66,9 +68,26 @@ export function checkStale() {
   if (silentMs > keepaliveMs * STALE_INTERVALS) setConnection('stale', `stale · no data for ${Math.floor(silentMs / 1000)}s`);
 }
 
+/** What a screen reader is told as the connection turns `stateName`; nothing for `connecting` (the first attempt, or a retry while down). */
+function announcement(stateName) {
+  if (stateName === 'live') return 'Connected to the agent.';
+  if (stateName === 'stale') return 'The connection is stale: no data from the agent.';
+  if (stateName === 'down') return `Disconnected from the agent${downReason ? ` (${downReason})` : ''}; reconnecting.`;
+  return '';
+}
+
+/**
+ * Shows the connection's state and `text`. The polite live region
+ * (#conn-announce) is told only when the state changes: not as each retry
+ * counts down or each second of a stale connection goes by.
+ */
 function setConnection(stateName, text) {
   $('conn').dataset.state = stateName;
   $('conn-text').textContent = text;
+  const message = announcement(stateName);
+  if (!message || stateName === announced) return;
+  announced = stateName;
+  $('conn-announce').textContent = message;
 }
 
 function receive(message) {
