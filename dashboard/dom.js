@@ -18,12 +18,13 @@ export const el = (tag, attrs = {}, ...children) => {
 };
 
 /**
- * Text from outside (a goal's description, a request's label) as its own
- * bidirectional run: a right-to-left override in it (U+202E) would otherwise
- * reverse the page's own text after it on the line (`· cycle 34`, `: accepted`).
+ * Text from outside (a goal's description, a request's label; strings and
+ * nodes) as its own bidirectional run: a right-to-left override in it (U+202E)
+ * would otherwise reverse the page's own text after it on the line
+ * (`· cycle 34`, `: accepted`).
  */
-export function isolated(text) {
-  return el('bdi', {}, text);
+export function isolated(...content) {
+  return el('bdi', {}, ...content);
 }
 
 /** `labels` isolated, separated by commas. */

@@ -83,7 +83,7 @@ function renderRate() {
 }
 
 function renderAlerts() {
-  showInOrder($('alerts'), state.alerts.map((a) => (a.item ??= el('li', { class: 'alert', 'data-kind': a.kind }, el('span', { class: 'when' }, `#${a.cycle}`), el('span', { class: 'what' }, a.kind), ' ', a.text))));
+  showInOrder($('alerts'), state.alerts.map((a) => (a.item ??= el('li', { class: 'alert', 'data-kind': a.kind }, el('span', { class: 'when' }, `#${a.cycle}`), el('span', { class: 'what' }, a.kind), ' ', ...a.text))));
   $('alert-empty').hidden = state.alerts.length > 0;
   $('alert-count').textContent = state.alerts.length || '';
 }

@@ -84,7 +84,7 @@ export function apply(event) {
     }
   }
   if (ALERT_KINDS.has(event.kind)) {
-    state.alerts.unshift({ kind: event.kind, cycle: event.cycle, text: alertText(event) });
+    state.alerts.unshift({ kind: event.kind, cycle: event.cycle, text: alertText(event, state.goals) });
     state.alerts.length = Math.min(state.alerts.length, MAX_ALERTS);
   }
   if (event.kind === 'plan') setPlan(event);

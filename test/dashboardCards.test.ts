@@ -2,6 +2,7 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { narrate } from '../mind/intervention.js';
 import type { AgentEvent } from '../streams/events.js';
 import { packageRoot } from '../streams/packageRoot.js';
 import type { Snapshot } from '../streams/wsProtocol.js';
@@ -141,6 +142,32 @@ test('in Chromium: a loop alert reads as its details sentence and an interventio
   t.is(await page.locator('.alert[data-kind=intervention]').textContent(), `#2intervention goal-2: ${narrative}`);
   // What a screen reader reads: the cycle (set apart by its float), then the kind, a word of its own ("loopgoal-1" was read).
   t.is(await page.locator('.alert[data-kind=loop]').ariaSnapshot(), `- listitem: "#2 loop goal-1: ${details}"`);
+});
+
+test('in Chromium: a right-to-left override (U+202E) in a goal description is isolated in the alerts that quote it, so it does not reverse the rest of their sentence, nor the page\'s text around it', async (t) => {
+  const description = 'Find moons of \u202EMars';
+  const snapshot = (): Snapshot => ({ ...twoDecisions(), goals: [{ ...twoDecisions().goals[0]!, description }] });
+  const { page, events$ } = await pageOnQuietServer(t, {}, SESSION, '', snapshot);
+  await page.locator('.decision').nth(1).waitFor({ timeout: 10_000 });
+  const narrative = narrate({ type: 'consecutive_action', actionType: 'kg_query', count: 4, windowSize: 4, details: '' }, { description }, true);
+  const message = `tool kg_query failed on "${description}": no such moon`;
+  events$.next({ kind: 'intervention', ...header(1, 2), goalId: 'goal-2', description: 'INTERVENTION: break loop — consecutive_action of kg_query', suspendedGoalId: 'goal-1', loopType: 'consecutive_action', actionType: 'kg_query', narrative, planDropped: true } as AgentEvent);
+  events$.next({ kind: 'error', ...header(2, 2), severity: 'transient', message, rolledBack: false, goalId: 'goal-1' } as AgentEvent);
+  events$.next({ kind: 'rejected', ...header(3, 2), source: 'stdin', line: 7, reason: 'not JSON: \u202Eabc' } as AgentEvent);
+  await page.locator('.alert[data-kind=rejected]').waitFor({ timeout: 10_000 });
+  // Each alert's runs isolated from the text around them (computed unicode-bidi), as their texts.
+  const isolated = await page.evaluate(() =>
+    Object.fromEntries([...document.querySelectorAll<HTMLElement>('.alert')].map((alert) => [
+      alert.dataset.kind,
+      [...alert.querySelectorAll('*')].filter((node) => getComputedStyle(node).unicodeBidi === 'isolate').map((node) => node.textContent),
+    ])));
+  t.deepEqual(isolated, {
+    intervention: [narrative, description],
+    error: [message, description],
+    rejected: ['not JSON: \u202Eabc'],
+  });
+  t.true(narrative.endsWith(`"${description}". I set that goal aside to break the loop and dropped its plan; I will come back to it.`), 'the sentence goes on after the description');
+  t.is(await page.locator('.alert[data-kind=intervention]').textContent(), `#2intervention goal-2: ${narrative}`);
 });
 
 test('in Chromium: in a window 400 px wide the connection status, the paused badge and each decision\'s score are on screen, and nothing scrolls sideways', async (t) => {
