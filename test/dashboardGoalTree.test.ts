@@ -103,7 +103,7 @@ test('in Chromium: by keyboard alone, Tab reaches the goal tree, the arrow keys 
   await page.locator('.goal[data-goal-id=goal-3]').waitFor({ timeout: 10_000 });
   const focused = () => page.evaluate(() => (document.activeElement as HTMLElement).dataset.goalId ?? document.activeElement!.id);
   let on = '';
-  for (let presses = 0; presses < 10 && on !== 'goal-tree'; presses++) {
+  for (let presses = 0; presses < 20 && on !== 'goal-tree'; presses++) {
     await page.keyboard.press('Tab');
     on = await focused();
   }
