@@ -1,7 +1,8 @@
 // The goal tree by keyboard: Tab reaches the tree, the arrow keys (and Home,
 // End) move between its goals, and the goal moved to shows its description
 // whole (style.css), which a mouse reads in the row's tooltip. Tabbing back
-// into the tree returns to the goal chosen last, while it is shown.
+// into the tree returns to the goal chosen last, while it is shown; Tab and
+// Shift+Tab leave it from any goal.
 import { $ } from './dom.js';
 
 const MOVES = {
@@ -15,7 +16,13 @@ export function setupGoalKeys() {
   const tree = $('goal-tree');
   let chosen = null;
   tree.addEventListener('focusin', (event) => {
-    if (event.target !== tree) chosen = event.target.dataset.goalId ?? chosen;
+    if (event.target === tree) return;
+    chosen = event.target.dataset.goalId ?? chosen;
+    // While a goal has the focus the tree is out of the Tab order, or Shift+Tab would land on it and be sent back to the goal.
+    tree.tabIndex = -1;
+  });
+  tree.addEventListener('focusout', (event) => {
+    if (!tree.contains(event.relatedTarget)) tree.tabIndex = 0;
   });
   // Focus on the tree itself (Tab, Shift+Tab, a click on its padding): on to the goal chosen last.
   tree.addEventListener('focus', () => {
