@@ -1,34 +1,43 @@
 /**
- * A virtual clock that can be held: `flush()` runs the queued actions in time
- * order, as VirtualTimeScheduler's does, but stops before the next one once the
- * action running calls `hold()`. The queue stays as it is (what is scheduled
- * meanwhile joins it in order), so the caller can do asynchronous work — a
- * replay reads the next page of signals — and then go on where it stopped.
+ * A virtual clock that can be held: `run()` runs the queued actions in time
+ * order, as VirtualTimeScheduler's `flush()` does, but stops before the next
+ * one once the action running calls `hold()`. The queue stays as it is (what
+ * is scheduled meanwhile joins it in order), so the caller can do
+ * asynchronous work — a replay reads the next page of signals — and then go
+ * on where it stopped. Before each action it lets pending promises settle
+ * (one macrotask turn), as `flushSettled` does in tests: an async tool's
+ * result arrives at the virtual time it was due, not after a synchronous
+ * flush has run past the tool's timeout.
  */
 import { VirtualTimeScheduler } from 'rxjs';
 
 export class HoldableClock extends VirtualTimeScheduler {
   private held = false;
 
-  /** Stops the flush in progress once the running action returns. */
+  /** Stops the run in progress once the running action returns. */
   hold(): void {
     this.held = true;
   }
 
-  /** Runs the queued actions in time order until the queue is empty or the clock is held. */
-  override flush(): void {
+  /**
+   * Runs the queued actions in time order until the queue is empty or the
+   * clock is held, letting pending promises settle (one macrotask turn)
+   * before each one.
+   */
+  async run(): Promise<void> {
     this.held = false;
     const { actions } = this;
-    let error: unknown;
-    let action: (typeof actions)[number] | undefined;
-    while (!this.held && (action = actions[0]) && action.delay <= this.maxFrames) {
+    for (;;) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      const action = actions[0];
+      if (this.held || !action || action.delay > this.maxFrames) return;
       actions.shift();
       this.frame = action.delay;
-      if ((error = action.execute(action.state, action.delay))) break;
-    }
-    if (error) {
-      while ((action = actions.shift())) action.unsubscribe();
-      throw error;
+      const error = action.execute(action.state, action.delay);
+      if (error) {
+        for (let rest = actions.shift(); rest; rest = actions.shift()) rest.unsubscribe();
+        throw error;
+      }
     }
   }
 }

@@ -87,7 +87,9 @@ export function parseSignalRow(row: SignalRow): { signal: Signal } | { stimulus:
  * whenever the clock is held for the next page of signals. Tools see
  * `replaying` in their context: the world saw these actions once, so the
  * built-in ones that act on it (shell_exec, file_io writes, http_fetch) fail
- * instead of doing them again. Resolves with the agent, whose mind holds the
+ * instead of doing them again. Pending promises settle before each step of
+ * the clock (see HoldableClock), so an async tool settles at the virtual time
+ * it did when recorded. Resolves with the agent, whose mind holds the
  * final state. `options` must carry the same tools, watchers and commands as
  * the recorded run.
  */
@@ -149,7 +151,7 @@ export async function replayOn(
   };
   if (rows.length > 0) scheduler.schedule(() => feed(true), Math.max(0, rows[0]!.at - scheduler.now()));
   else end();
-  scheduler.flush();
+  await scheduler.run();
   while (waiting) {
     waiting = false;
     await onPage();
@@ -159,7 +161,7 @@ export async function replayOn(
     more = page !== undefined;
     // Only a feed that has fed a row waits: the next row is due only if its time has come.
     feed(false);
-    if (!waiting) scheduler.flush();
+    if (!waiting) await scheduler.run();
   }
   return agent;
 }
