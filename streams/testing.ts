@@ -107,13 +107,20 @@ export function pick<K extends string>(...keys: K[]): OperatorFunction<AgentEven
  * on real time; a tool that never settles still times out at `toolTimeoutMs`.
  * At most `maxSteps` (1 000 000) steps: a run that never ends is an error.
  * A scheduler that is no virtual-time one (asyncScheduler: there is nothing to
- * flush) and a `maxSteps` that is no whole number ≥ 1 (NaN would lift the
- * bound) are refused with a TypeError or RangeError naming them.
+ * flush), a TestScheduler (its marble assertions are checked only by its own
+ * flush, so a wrong one would pass) and a `maxSteps` that is no whole number
+ * ≥ 1 (NaN would lift the bound) are refused with a TypeError or RangeError
+ * naming them.
  */
 export async function flushSettled(scheduler: VirtualTimeScheduler, options: { maxSteps?: number } = {}): Promise<void> {
   const virtual = scheduler as Partial<VirtualTimeScheduler> | null;
   if (typeof virtual?.frame !== 'number' || typeof virtual.maxFrames !== 'number' || !Array.isArray(virtual.actions)) {
     throw new TypeError(`flushSettled: expected a VirtualTimeScheduler (with frame, maxFrames and its actions), got ${describeValue(scheduler)}`);
+  }
+  if (scheduler instanceof TestScheduler) {
+    throw new TypeError(
+      'flushSettled: got a TestScheduler, which checks its expectObservable and expectSubscriptions assertions only in its own flush() or run(): they would never be checked. Use a VirtualTimeScheduler and assert on the events you collect',
+    );
   }
   checkNumberOption('flushSettled', 'maxSteps', options.maxSteps, wholeNumber(1), 'a whole number of steps ≥ 1');
   const { maxSteps = 1_000_000 } = options;
