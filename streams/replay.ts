@@ -171,6 +171,18 @@ export interface Divergence {
   seq: number;
   expected: string;
   got: string;
+  /** Tools the recorded event names that the replaying agent does not have (tools of your own not passed to the replay). */
+  unknownTools?: string[];
+}
+
+/** The `tool` values anywhere in a recorded event's JSON that `has` does not know, in order, once each. */
+function unknownTools(json: string, has: (tool: string) => boolean): string[] {
+  const found = new Set<string>();
+  JSON.parse(json, (key, value: unknown) => {
+    if (key === 'tool' && typeof value === 'string' && !has(value)) found.add(value);
+    return value;
+  });
+  return [...found];
 }
 
 export type ReplayResult = { identical: true; session: string; events: number } | { identical: false; session: string; divergence: Divergence };
@@ -311,7 +323,9 @@ const NO_EVENT = '(no event)';
 
 /**
  * Replays a stored session (default: the latest) and compares its events with
- * the recorded ones. It reads in one read transaction: a session still being
+ * the recorded ones. `options` must carry the recorded run's own tools,
+ * watchers and commands: a divergence at an event naming a tool the replay
+ * lacks lists it in `unknownTools`. It reads in one read transaction: a session still being
  * written is replayed as far as it was stored when the replay began, like a
  * crashed one, with its signals and events of that same moment.
  */
@@ -326,8 +340,10 @@ export function replaySession(
     const { recording, ended } = await loadRecording(store, id);
     // An ended session's recording is complete: events replayed past its last stored one are missing from it.
     const check = new DivergenceCheck(store.eventPages({ session: id }), recording.stop !== undefined || ended);
-    await replayOn(recording, { ...options, commands: [...(options.commands ?? []), saveCommand] }, (event) => check.push(event), () => check.settle());
+    const agent = await replayOn(recording, { ...options, commands: [...(options.commands ?? []), saveCommand] }, (event) => check.push(event), () => check.settle());
     const divergence = await check.result();
-    return divergence ? { identical: false, session: id, divergence } : { identical: true, session: id, events: check.compared };
+    if (!divergence) return { identical: true, session: id, events: check.compared };
+    const unknown = divergence.expected === NO_EVENT ? [] : unknownTools(divergence.expected, (tool) => agent.mind.tools.has(tool));
+    return { identical: false, session: id, divergence: unknown.length > 0 ? { ...divergence, unknownTools: unknown } : divergence };
   });
 }

@@ -26,8 +26,12 @@ and compares every event with the recorded one.`,
       await printLines([`identical: session ${result.session}, ${result.events} event(s)`]);
       return 0;
     }
-    const { seq, expected, got } = result.divergence;
-    await printLines([`divergence in session ${result.session} at seq ${seq}`, `  expected: ${expected}`, `  got:      ${got}`]);
+    const { seq, expected, got, unknownTools = [] } = result.divergence;
+    const lacking =
+      unknownTools.length === 0
+        ? []
+        : [`  the recording used tool(s) ${unknownTools.join(', ')}, which ooda replay does not have: replay a session of your own tools with replaySession(store, session, { tools }) in your program`];
+    await printLines([`divergence in session ${result.session} at seq ${seq}`, `  expected: ${expected}`, `  got:      ${got}`, ...lacking]);
     return 1;
   },
 });
