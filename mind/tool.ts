@@ -53,7 +53,11 @@ export interface ProposalContext {
   readonly mind: Mind;
   readonly goal: Goal;
   readonly config: MindConfig;
-  /** Scheduler time in ms. */
+  /**
+   * Scheduler time in ms when the pass began: a pass happens at one instant,
+   * so this does not move while an async tool awaits (every event of the pass
+   * carries the same time). For a tool's own time limit use `ctx.timeout`.
+   */
   now(): number;
   /**
    * True while a recording is re-run (`ooda replay`, or a crashed session's
