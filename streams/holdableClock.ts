@@ -10,6 +10,7 @@
  * flush has run past the tool's timeout.
  */
 import { VirtualTimeScheduler } from 'rxjs';
+import { settledStep } from './settledStep.js';
 
 export class HoldableClock extends VirtualTimeScheduler {
   private held = false;
@@ -26,18 +27,6 @@ export class HoldableClock extends VirtualTimeScheduler {
    */
   async run(): Promise<void> {
     this.held = false;
-    const { actions } = this;
-    for (;;) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      const action = actions[0];
-      if (this.held || !action || action.delay > this.maxFrames) return;
-      actions.shift();
-      this.frame = action.delay;
-      const error = action.execute(action.state, action.delay);
-      if (error) {
-        for (let rest = actions.shift(); rest; rest = actions.shift()) rest.unsubscribe();
-        throw error;
-      }
-    }
+    while (await settledStep(this, () => this.held));
   }
 }

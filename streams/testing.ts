@@ -31,6 +31,7 @@ import { describeValue } from '../mind/describeValue.js';
 import { checkNumberOption, wholeNumber } from '../mind/optionCheck.js';
 import { createAgent, type Agent, type AgentOptions, type AgentSources } from './createAgent.js';
 import { isObject } from './isObject.js';
+import { settledStep } from './settledStep.js';
 import type { AgentEvent } from './events.js';
 import type { Stimulus } from './signals.js';
 
@@ -124,17 +125,10 @@ export async function flushSettled(scheduler: VirtualTimeScheduler, options: { m
   }
   checkNumberOption('flushSettled', 'maxSteps', options.maxSteps, wholeNumber(1), 'a whole number of steps ≥ 1');
   const { maxSteps = 1_000_000 } = options;
-  for (let step = 0; ; step++) {
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    const action = scheduler.actions[0];
-    if (!action || action.delay > scheduler.maxFrames) return;
-    if (step >= maxSteps) throw new Error(`flushSettled: still running after ${maxSteps} steps (virtual time ${scheduler.frame})`);
-    scheduler.actions.shift();
-    scheduler.frame = action.delay;
-    const error = action.execute(action.state, action.delay);
-    if (error) {
-      for (let rest = scheduler.actions.shift(); rest; rest = scheduler.actions.shift()) rest.unsubscribe();
-      throw error;
-    }
-  }
+  let steps = 0;
+  const limit = (): boolean => {
+    if (steps++ >= maxSteps) throw new Error(`flushSettled: still running after ${maxSteps} steps (virtual time ${scheduler.frame})`);
+    return false;
+  };
+  while (await settledStep(scheduler, limit));
 }
