@@ -21,7 +21,7 @@ import { pagedRead } from './pagedRead.js';
 import { readOnlyRoute, unwritableFileRoute } from './readOnlyRoute.js';
 import { StoreError, translate } from './storeError.js';
 import { checkStoreOptions, type StoreOptions } from './storeOptions.js';
-import { storeFileProblem, unwritableStoreProblem } from './storeFile.js';
+import { freeBytes, storeFileProblem, unwritableStoreProblem } from './storeFile.js';
 import { WriterLock } from './writerLock.js';
 import { INSERT_ORDER, INSERT_SQL, type EventRow, type SessionRow, type SignalRow, type SnapshotRow } from './storeSchema.js';
 import { migrate, requireCurrentSchema, requireWritableSchema, type SchemaConnection } from './storeVersion.js';
@@ -161,6 +161,11 @@ export class SqliteStore {
     await this.run(
       `UPDATE sessions SET status = 'crashed', reason = 'did not stop cleanly', cycles = coalesce(${last('cycle')}, start_cycle), ended_at = coalesce(${last('at')}, started_at) WHERE status = 'running'`,
     );
+  }
+
+  /** The bytes still free on the file system holding the file (undefined for `:memory:` or when that cannot be told): whether a full disk got room again. */
+  freeBytes(): number | undefined {
+    return freeBytes(this.file);
   }
 
   /** A new, empty batch for {@link write}, inserting up to `batchSize` rows per statement. */

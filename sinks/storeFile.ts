@@ -101,11 +101,17 @@ function writable(path: string): boolean {
  * grow there (opening a store in WAL mode, even to read it) as an I/O error.
  */
 export function diskFull(file: string): boolean {
-  if (file === ':memory:') return false;
+  const free = freeBytes(file);
+  return free !== undefined && free < FULL_BELOW;
+}
+
+/** The bytes this user may still write on the file system holding `file`; undefined for `:memory:` or when that cannot be told. */
+export function freeBytes(file: string): number | undefined {
+  if (file === ':memory:') return undefined;
   try {
     const { bavail, bsize } = statfsSync(dirname(resolve(file)));
-    return bavail * bsize < FULL_BELOW;
+    return bavail * bsize;
   } catch {
-    return false;
+    return undefined;
   }
 }

@@ -21,10 +21,16 @@
  * it emits false. Memory is therefore bounded by the bounds plus what one
  * burst of cycles or one input chunk adds, never by the run's length.
  *
- * A write error is never a silent drop: the rows stay queued and are retried
- * every `flushMs`; the error is written to stderr and passed to `onError` (the
- * program injects it into the agent as an `error` event) once per distinct
- * failure. `flushed()` rejects with it when the rows still cannot be written.
+ * A write error is never a silent drop: the rows stay queued and are retried;
+ * the error is written to stderr and passed to `onError` (the program injects
+ * it into the agent as an `error` event) once per distinct failure.
+ * `flushed()` rejects with it when the rows still cannot be written. A retry
+ * writes the whole backlog, as long as a write of it takes, so retries back
+ * off: the first comes a flush window (`flushMs`) after the failure, and each
+ * further one waits twice as many windows as the last, up to
+ * {@link MAX_RETRY_MS}. On a full disk the free space is looked at every
+ * window meanwhile (a statfs, not a write), and the backlog is retried in the
+ * first window that finds more room than the failed write left.
  *
  *   events:       --a-b-c----------d--|
  *   toSqlite():   -------[abc]-----[d]|    (one transaction per flush; the last on completion)
@@ -40,6 +46,9 @@ import type { SqliteStore } from './sqliteStore.js';
 import type { InsertRows, InsertTable, SqlStatement } from './writeBatch.js';
 import { streamFailure } from './streamFailure.js';
 import { checkSqliteSinkOptions, type SqliteSinkOptions } from './sqliteSinkOptions.js';
+
+/** The longest a failing write waits between retries, in ms (the backoff doubles up to it). */
+export const MAX_RETRY_MS = 1000;
 
 /** The default bound of the queue's JSON, in bytes (UTF-16 units, about bytes). */
 export const DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024;
@@ -87,6 +96,9 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
   let writing: Promise<void> | undefined;
   let timer: Subscription | undefined;
   let failure: StoreError | undefined;
+  /** While writes fail: the flush windows the next retry waits, those waited so far, and the disk's free bytes after a full-disk failure. */
+  let retry: { windows: number; waited: number; freeBytes: number | undefined } | undefined;
+  const maxRetryWindows = Math.max(1, Math.ceil(MAX_RETRY_MS / Math.max(flushMs, 1)));
 
   const pending = (): number => queue.size + inFlight;
   const updateSaturation = (): void => {
@@ -98,14 +110,23 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
     saturated$.next(full);
   };
   const scheduleFlush = (): void => {
-    if (!timer && !writing && queue.size > 0) timer = scheduler.schedule(flush, flushMs);
+    if (!timer && !writing && queue.size > 0) timer = scheduler.schedule(retry ? retryWindow : flush, flushMs);
   };
-  /** After rows were queued: flush a full batch at once, else make sure the timer runs. */
+  /** After rows were queued: flush a full batch at once (unless writes are failing: see {@link retryWindow}), else make sure the timer runs. */
   const queued = (): void => {
-    if (queue.size >= batchSize) flush();
+    if (queue.size >= batchSize && !retry) flush();
     else scheduleFlush();
     updateSaturation();
   };
+  /** A flush window while writes fail: retries once the backoff's windows have passed, or at once when the full disk got room. */
+  function retryWindow(): void {
+    timer = undefined;
+    if (!retry) return flush();
+    retry.waited++;
+    const free = retry.freeBytes === undefined ? undefined : store.freeBytes();
+    if (retry.waited >= retry.windows || (free !== undefined && free > retry.freeBytes!)) flush();
+    else scheduleFlush();
+  }
 
   function flush(): void {
     timer?.unsubscribe();
@@ -123,6 +144,7 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
         writing = undefined;
         if (failure) log(`store: writing works again; ${batch.size} delayed row(s) written`);
         failure = undefined;
+        retry = undefined;
         updateSaturation();
         if (queue.size >= batchSize) flush();
         else scheduleFlush();
@@ -135,10 +157,15 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
         inFlightChars = 0;
         writing = undefined;
         if (failure?.message !== storeError.message) {
-          log(`${storeError.message} (${queue.size} row(s) kept in memory; retrying every ${flushMs} ms)`);
+          log(`${storeError.message} (${queue.size} row(s) kept in memory; retrying at least every ${MAX_RETRY_MS / 1000} s${storeError.code === 'SQLITE_FULL' ? ', and as soon as the disk has more room' : ''})`);
           options.onError?.(storeError);
         }
         failure = storeError;
+        retry = {
+          windows: Math.min(retry ? 2 * retry.windows : 1, maxRetryWindows),
+          waited: 0,
+          freeBytes: storeError.code === 'SQLITE_FULL' ? store.freeBytes() : undefined,
+        };
         updateSaturation();
         scheduleFlush();
       },

@@ -10,6 +10,9 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { VirtualTimeScheduler } from 'rxjs';
+import { SqliteStore } from '../sinks/sqliteStore.js';
+import { toSqlite } from '../sinks/toSqlite.js';
 import { events, runCli } from './helpers/cli.js';
 
 /** Mounts a 1 MiB tmpfs at a new folder (root only). */
@@ -62,4 +65,54 @@ function fill(file: string): void {
   const resumed = await runCli(['resume', '--db', db, '--no-stdin', '--max-cycles', '1']);
   t.is(resumed.code, 1);
   t.true(resumed.stderr.includes(`${db}: the disk or the database's size limit is full`), resumed.stderr);
+});
+
+(root ? test : test.skip)('a sink on a full disk backs off instead of rewriting its backlog every flush window, and writes it in the first window after room is freed', async (t) => {
+  const dir = smallDisk();
+  const store = await SqliteStore.open(join(dir, 'a.db'));
+  t.teardown(async () => {
+    await store.close().catch(() => undefined);
+    unmount(dir);
+  });
+  // The sink's flush windows on virtual time, stepped one at a time; each write the store starts is awaited (real I/O).
+  const scheduler = new VirtualTimeScheduler();
+  const attempts: Promise<void>[] = [];
+  const write = store.write.bind(store);
+  store.write = (batch) => {
+    const attempt = write(batch);
+    attempts.push(attempt.catch(() => undefined));
+    return attempt;
+  };
+  const windows = async (n: number): Promise<void> => {
+    for (let i = 0; i < n; i++) {
+      scheduler.maxFrames = scheduler.now() + 50;
+      scheduler.flush();
+      await Promise.all(attempts);
+    }
+  };
+  const lines: string[] = [];
+  const sink = toSqlite(store, { flushMs: 50, scheduler, log: (line) => lines.push(line) });
+  const body = 'x'.repeat(60_000);
+  sink.insert('signals', { id: 1, session: 's', at: 1, type: 'fact', body });
+  await windows(1);
+  t.is(sink.committed, 1);
+  fill(join(dir, 'filler'));
+  for (let id = 2; id <= 4; id++) sink.insert('signals', { id, session: 's', at: id, type: 'fact', body });
+  await windows(1);
+  t.is(attempts.length, 2);
+  t.regex(lines[0]!, /the disk or the database's size limit is full .*3 row\(s\) kept in memory; retrying at least every 1 s, and as soon as the disk has more room/);
+
+  await windows(40);
+  const retries = attempts.length - 2;
+  t.true(retries >= 2 && retries <= 5, `2 s of full disk: ${retries} retries of the whole backlog (one per window was 40)`);
+  t.is(sink.pending, 3, 'nothing dropped');
+
+  rmSync(join(dir, 'filler'));
+  const before = attempts.length;
+  await windows(1);
+  t.is(attempts.length, before + 1, 'retried in the first window after room was freed, not when the backoff ends');
+  t.is(sink.pending, 0);
+  t.is(sink.committed, 4);
+  t.regex(lines.at(-1)!, /writing works again; 3 delayed row\(s\) written/);
+  t.deepEqual((await store.signals('s')).map((row) => row.id), [1, 2, 3, 4], 'each row once, in order');
 });
