@@ -23,9 +23,9 @@ import { StoreError, translate } from './storeError.js';
 import { checkStoreOptions, type StoreOptions } from './storeOptions.js';
 import { freeBytes, storeFileProblem, unwritableStoreProblem } from './storeFile.js';
 import { WriterLock } from './writerLock.js';
-import { INSERT_ORDER, INSERT_SQL, type EventRow, type SessionRow, type SignalRow, type SnapshotRow } from './storeSchema.js';
+import { INSERT_ORDER, INSERT_SNAPSHOT_SQL, INSERT_SQL, type EventRow, type SessionRow, type SignalRow, type SnapshotRow } from './storeSchema.js';
 import { migrate, requireCurrentSchema, requireWritableSchema, type SchemaConnection } from './storeVersion.js';
-import { WriteBatch, type InsertTable } from './writeBatch.js';
+import { WriteBatch, type ChunkTable } from './writeBatch.js';
 
 export type { StoreAccess, StoreOptions, Synchronous } from './storeOptions.js';
 
@@ -41,7 +41,7 @@ export interface EventQuery {
 }
 
 export class SqliteStore {
-  private readonly statements = new Map<InsertTable, Promise<sqlite3.Statement>>();
+  private readonly statements = new Map<ChunkTable, Promise<sqlite3.Statement>>();
   private closed = false;
   readonly batchSize: number;
 
@@ -173,13 +173,14 @@ export class SqliteStore {
     return new WriteBatch(this.batchSize);
   }
 
-  /** Writes the batch in one transaction: each table's rows (in {@link INSERT_ORDER}), the exact fractional times, then its statements in order. */
+  /** Writes the batch in one transaction: each table's rows (in {@link INSERT_ORDER}, then the snapshots), the exact fractional times, then its statements in order. */
   async write(batch: WriteBatch): Promise<void> {
     await this.run('BEGIN IMMEDIATE');
     try {
       for (const table of INSERT_ORDER) {
         for (const chunk of batch.chunks(table)) await this.insertRows(table, chunk);
       }
+      for (const values of batch.snapshotRows()) await this.run(INSERT_SNAPSHOT_SQL, values);
       for (const { sql, params } of [...batch.exactTimes(), ...batch.statements]) await this.run(sql, params);
       await this.run('COMMIT');
     } catch (error) {
@@ -189,7 +190,7 @@ export class SqliteStore {
   }
 
   /** Runs a table's INSERT over a chunk of rows; a statement that failed (to prepare or to run) is prepared afresh next time. */
-  private async insertRows(table: InsertTable, chunk: Buffer): Promise<void> {
+  private async insertRows(table: ChunkTable, chunk: Buffer): Promise<void> {
     const statement = await this.prepared(table);
     return new Promise((resolve, reject) => {
       statement.run([chunk], (error: Error | null) => {
@@ -202,7 +203,7 @@ export class SqliteStore {
   }
 
   /** The table's INSERT, prepared once and cached. */
-  private prepared(table: InsertTable): Promise<sqlite3.Statement> {
+  private prepared(table: ChunkTable): Promise<sqlite3.Statement> {
     let statement = this.statements.get(table);
     if (!statement) {
       statement = new Promise((resolve, reject) => {

@@ -7,7 +7,7 @@
  * Also here: each table's row as the store reads it back, and the INSERT
  * that writes a batch of rows into it.
  */
-import type { InsertTable } from './writeBatch.js';
+import type { ChunkTable } from './writeBatch.js';
 
 /** Each entry is one migration's SQL, applied in a transaction. */
 export const MIGRATIONS: readonly string[] = [
@@ -104,24 +104,30 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 const CHUNK_ROWS = 'jsonb_each(CAST(? AS TEXT))';
 
 /** An INSERT reading rows (JSON objects keyed by column, see {@link InsertRows}) out of a chunk; JSON columns keep their JSON text. */
-function insertFromJson(table: InsertTable, columns: readonly string[], jsonColumns: readonly string[]): string {
+function insertFromJson(table: ChunkTable, columns: readonly string[], jsonColumns: readonly string[]): string {
   const values = [...columns.map((c) => `value->>'${c}'`), ...jsonColumns.map((c) => `value->'${c}'`)];
   return `INSERT INTO ${table} (${[...columns, ...jsonColumns].join(', ')}) SELECT ${values.join(', ')} FROM ${CHUNK_ROWS}`;
 }
 
-/** Each table's INSERT of a batch of rows. An event's body is the event without its header columns, in its own key order. */
-export const INSERT_SQL: Record<InsertTable, string> = {
+/** Each table's INSERT of a chunk of rows. An event's body is the event without its header columns, in its own key order. */
+export const INSERT_SQL: Record<ChunkTable, string> = {
   sessions: insertFromJson('sessions', ['id', 'started_at', 'status', 'resumed_from', 'first_seq', 'start_cycle'], ['config']),
   signals: insertFromJson('signals', ['id', 'session', 'at', 'type'], ['body']),
   events:
     "INSERT INTO events (seq, session, cycle, at, kind, body) SELECT value->>'seq', value->>'session', value->>'cycle', value->>'at', value->>'kind', " +
     `json_remove(value, '$.seq', '$.session', '$.cycle', '$.at', '$.kind') FROM ${CHUNK_ROWS}`,
-  snapshots: insertFromJson('snapshots', ['id', 'session', 'at', 'cycle', 'signal_id', 'reason'], ['state']),
   provenance: insertFromJson('provenance', ['seq', 'session', 'cycle', 'at', 'goal_id', 'tool', 'score', 'breakdown', 'status', 'progress'], []),
 };
 
-/** Tables inserted before the others in a transaction, so statements that follow can rely on them. */
-export const INSERT_ORDER: InsertTable[] = ['sessions', 'signals', 'events', 'provenance', 'snapshots'];
+/** The order in which a transaction inserts its chunks, so statements that follow can rely on them; its snapshots come after them all. */
+export const INSERT_ORDER: ChunkTable[] = ['sessions', 'signals', 'events', 'provenance'];
+
+/**
+ * The INSERT of one snapshot, its columns bound as they are ({@link WriteBatch.snapshotRows}): a snapshot is
+ * the whole mind, and reading it out of a JSON chunk made SQLite hold several copies of it at once (parsed,
+ * as `value`, as `value->'state'`): inserting one 66 MB mind grew the process by 800 MB.
+ */
+export const INSERT_SNAPSHOT_SQL = 'INSERT INTO snapshots (id, session, at, cycle, signal_id, reason, state) VALUES (?, ?, ?, ?, ?, ?, ?)';
 
 export interface SessionRow {
   id: string;

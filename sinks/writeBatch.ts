@@ -8,7 +8,8 @@
  * array of up to `rowsPerChunk` rows: the store binds each such chunk as one
  * parameter and reads the columns out of it in SQLite (`jsonb_each`), so
  * nothing is bound per column or converted again per batch on the JavaScript
- * thread.
+ * thread. A snapshot, a single row of the whole mind, is the exception: its
+ * columns are bound as they are, its state as its JSON text.
  */
 
 /** A row of each table as the store takes it: an object keyed by column; a JSON column (`config`, `body`, `state`) holds the value itself. */
@@ -43,6 +44,9 @@ export interface InsertRows {
 /** The tables rows are inserted into. */
 export type InsertTable = keyof InsertRows;
 
+/** The tables whose rows are inserted in JSON chunks: all but `snapshots`. */
+export type ChunkTable = Exclude<InsertTable, 'snapshots'>;
+
 /** A statement with its parameters. */
 export interface SqlStatement {
   sql: string;
@@ -76,11 +80,10 @@ export interface SqlStatement {
  * case, are exact. Other REAL values (scores) are read from the JSON as SQLite
  * reads `body->>'score'`; the hundredths the scorer produces convert exactly.
  */
-const TIME_COLUMN: { readonly [T in InsertTable]: readonly [key: string, time: string] } = {
+const TIME_COLUMN: { readonly [T in ChunkTable]: readonly [key: string, time: string] } = {
   sessions: ['id', 'started_at'],
   signals: ['id', 'at'],
   events: ['seq', 'at'],
-  snapshots: ['id', 'at'],
   provenance: ['seq', 'at'],
 };
 
@@ -137,11 +140,11 @@ class TableRows {
 }
 
 export class WriteBatch {
-  private readonly tables: { readonly [T in Exclude<InsertTable, 'snapshots'>]: TableRows };
-  /** The snapshot rows, held until the batch is written, when those its statements would delete are left out (see {@link SqlStatement.keepsSnapshots}). */
-  private snapshots: { session: string; json: string }[] = [];
+  private readonly tables: { readonly [T in ChunkTable]: TableRows };
+  /** The snapshot rows as they are bound (see {@link snapshotRows}), held until the batch is written, when those its statements would delete are left out (see {@link SqlStatement.keepsSnapshots}). */
+  private snapshots: { session: string; values: unknown[] }[] = [];
   /** Per table, the key and exact time of each row whose time is not a safe integer (see TIME_COLUMN). */
-  private readonly fractionalTimes = new Map<InsertTable, unknown[][]>();
+  private readonly fractionalTimes = new Map<ChunkTable, unknown[][]>();
   /** Statements run after every row, in order; a keyed one left out (undefined) once a later one of its key came. */
   private readonly queued: (SqlStatement | undefined)[] = [];
   /** Where the last statement of each key is in {@link queued}. */
@@ -152,18 +155,26 @@ export class WriteBatch {
   chars = 0;
 
   /** `rowsPerChunk`: rows per JSON array, i.e. per INSERT statement. */
-  constructor(private readonly rowsPerChunk: number) {
+  constructor(rowsPerChunk: number) {
     const rows = (): TableRows => new TableRows(rowsPerChunk);
     this.tables = { sessions: rows(), signals: rows(), events: rows(), provenance: rows() };
   }
 
-  /** Adds a row, serialised now (or already, as `json`): later changes to the object are not written. */
-  insert<T extends InsertTable>(table: T, row: InsertRows[T], json = JSON.stringify(row)): void {
-    if (table === 'snapshots') this.snapshots.push({ session: (row as InsertRows['snapshots']).session, json });
-    else this.tables[table as Exclude<InsertTable, 'snapshots'>].add(json);
+  /** Adds a row, serialised now (or already, as `json`, but for a snapshot): later changes to the object are not written. */
+  insert<T extends InsertTable>(table: T, row: InsertRows[T], json?: string): void {
     this.size++;
-    this.chars += json.length;
-    const [key, time] = TIME_COLUMN[table];
+    if (table === 'snapshots') {
+      const { id, session, at, cycle, signal_id, reason, state } = row as InsertRows['snapshots'];
+      const text = JSON.stringify(state);
+      this.snapshots.push({ session, values: [id, session, at, cycle, signal_id, reason, text] });
+      // Bound as it is, its time is exact.
+      this.chars += text.length;
+      return;
+    }
+    const text = json ?? JSON.stringify(row);
+    this.tables[table as ChunkTable].add(text);
+    this.chars += text.length;
+    const [key, time] = TIME_COLUMN[table as ChunkTable];
     const fields = row as unknown as Record<string, unknown>;
     if (Number.isSafeInteger(fields[time])) return;
     let times = this.fractionalTimes.get(table);
@@ -207,22 +218,26 @@ export class WriteBatch {
   }
 
   /** A table's rows as UTF-8 JSON arrays of up to `rowsPerChunk` rows each, in the order they were added. */
-  chunks(table: InsertTable): readonly Buffer[] {
-    if (table !== 'snapshots') {
-      const rows = this.tables[table];
-      rows.seal();
-      return rows.sealed;
-    }
-    // Made again at each attempt: a failed batch takes the later snapshots, which may make some of its own moot.
-    this.snapshots = this.keptSnapshots();
-    const rows = new TableRows(this.rowsPerChunk);
-    for (const { json } of this.snapshots) rows.add(json);
+  chunks(table: ChunkTable): readonly Buffer[] {
+    const rows = this.tables[table];
     rows.seal();
     return rows.sealed;
   }
 
+  /**
+   * The snapshot rows to insert, in order, each as the values of its columns
+   * (`id, session, at, cycle, signal_id, reason, state`, the state as JSON
+   * text): all but those a statement of the batch deletes after them (see
+   * {@link SqlStatement.keepsSnapshots}).
+   */
+  snapshotRows(): readonly unknown[][] {
+    // Chosen again at each attempt: a failed batch takes the later snapshots, which may make some of its own moot.
+    this.snapshots = this.keptSnapshots();
+    return this.snapshots.map(({ values }) => values);
+  }
+
   /** The snapshot rows but those a statement of the batch deletes after them (see {@link SqlStatement.keepsSnapshots}), in order. */
-  private keptSnapshots(): { session: string; json: string }[] {
+  private keptSnapshots(): { session: string; values: unknown[] }[] {
     const newest = new Map<string, number>();
     for (const { keepsSnapshots } of this.statements) if (keepsSnapshots) newest.set(keepsSnapshots.session, keepsSnapshots.newest);
     if (newest.size === 0) return this.snapshots;

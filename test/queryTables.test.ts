@@ -121,6 +121,9 @@ test('saves queued behind one write run only the last refresh of each table and 
   }
   await sink.flushed();
   t.deepEqual(ran, [
+    'INSERT INTO snapshots', // the three the pruning keeps: 1, 11, 12
+    'INSERT INTO snapshots',
+    'INSERT INTO snapshots',
     'DELETE FROM episodes', // the first save's: no later one rewrote the episodes
     'INSERT INTO episodes',
     'DELETE FROM goals', // the tenth's

@@ -105,7 +105,7 @@ test('a snapshot row and the statements queued with it are written in one transa
   for (const id of [1, 2]) sink.insert('snapshots', { id, session: 's', at: id, cycle: 0, signal_id: 0, reason: 'auto-save', state: {} }, [prune]);
   await sink.flushed();
   t.true(batches.length >= 2);
-  for (const batch of batches) t.is(batch.chunks('snapshots').length, batch.statements.length, 'each snapshot with its statement');
+  for (const batch of batches) t.is(batch.snapshotRows().length, batch.statements.length, 'each snapshot with its statement');
   t.deepEqual(await store.all('SELECT id FROM snapshots'), [{ id: 2 }]);
 });
 
