@@ -95,6 +95,16 @@ const COMMA = 0x2c;
 const CLOSE = 0x5d; // ]
 /** Bytes the first chunk of a table starts with; it doubles as rows arrive, and the next chunk starts a little larger than the last one ended. */
 const FIRST_CAPACITY = 65_536;
+/**
+ * Bytes at which a chunk is sealed however few rows it holds. SQLite holds a
+ * chunk several times over while it inserts it (bound, parsed, each row's
+ * value), so chunks of big rows (goals of 900 KB, and the events that carry
+ * them) took tens of MB each; rows of the usual few hundred bytes fill
+ * `rowsPerChunk` long before.
+ */
+const CHUNK_BYTES = 1024 * 1024;
+/** Rows longer than this (UTF-16 units) have their UTF-8 length counted before they are copied into a chunk. */
+const LONG_ROW = 4096;
 
 /** One table's rows: sealed chunks (complete JSON arrays) and the chunk being filled. */
 class TableRows {
@@ -107,12 +117,13 @@ class TableRows {
   constructor(private readonly rowsPerChunk: number) {}
 
   add(json: string): void {
-    // At most 3 UTF-8 bytes per UTF-16 unit, plus the separator before it and the bracket after it.
-    const room = json.length * 3 + 2;
+    // Its UTF-8 bytes, plus the separator before it and the bracket after it: counted for a long row (a sealed chunk keeps its whole buffer
+    // until it is written, and 900 KB rows reserved three times that), bounded for a short one (at most 3 bytes per UTF-16 unit; counting costs a pass).
+    const room = (json.length > LONG_ROW ? Buffer.byteLength(json) : json.length * 3) + 2;
     const buffer = this.buffer && this.buffer.length - this.used >= room ? this.buffer : this.grow(room);
     buffer[this.used++] = this.rows === 0 ? OPEN : COMMA;
     this.used += buffer.write(json, this.used);
-    if (++this.rows === this.rowsPerChunk) this.seal();
+    if (++this.rows === this.rowsPerChunk || this.used >= CHUNK_BYTES) this.seal();
   }
 
   /** Closes the chunk being filled, if any. */
@@ -133,7 +144,7 @@ class TableRows {
   }
 
   private grow(room: number): Buffer {
-    const buffer = Buffer.allocUnsafe(Math.max(this.buffer ? 2 * this.buffer.length : this.capacity, this.used + room));
+    const buffer = Buffer.allocUnsafe(Math.max(Math.min(this.buffer ? 2 * this.buffer.length : this.capacity, CHUNK_BYTES), this.used + room));
     this.buffer?.copy(buffer, 0, 0, this.used);
     return (this.buffer = buffer);
   }
