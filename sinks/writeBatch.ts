@@ -243,7 +243,10 @@ export class WriteBatch {
    */
   snapshotRows(): readonly unknown[][] {
     // Chosen again at each attempt: a failed batch takes the later snapshots, which may make some of its own moot.
-    this.snapshots = this.keptSnapshots();
+    const kept = new Set(this.keptSnapshots());
+    // Those left out are let go, and no longer weigh on the queue's bound (a retried batch becomes the queue).
+    for (const snapshot of this.snapshots) if (!kept.has(snapshot)) this.chars -= (snapshot.values[6] as string).length;
+    this.snapshots = [...kept];
     return this.snapshots.map(({ values }) => values);
   }
 

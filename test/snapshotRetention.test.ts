@@ -132,3 +132,28 @@ test('snapshots queued while the disk was full are written once room for the kep
   t.deepEqual(await store.all('SELECT id FROM snapshots ORDER BY id'), [{ id: 1 }, { id: 9 }, { id: 10 }]);
   t.is(sink.pending, 0);
 });
+
+test('snapshots a failed write left out no longer count toward the queue bound: the sink is released once only the kept three are held', async (t) => {
+  const store = await SqliteStore.open(tempDb(t));
+  t.teardown(() => store.close());
+  const failed: string[] = [];
+  const sink = toSqlite(store, { maxQueuedBytes: 2_000_000, log: () => undefined, onError: (error) => failed.push(error.message) });
+  const states: boolean[] = [];
+  sink.saturated$.subscribe((saturated) => states.push(saturated));
+  sink.insert('sessions', { id: 's', started_at: 0, status: 'running', resumed_from: null, first_seq: 1, start_cycle: 0, config: {} });
+  await sink.flushed();
+  // A full disk, as SQLite's size limit: no page more.
+  await store.run(`PRAGMA max_page_count = ${(await store.get<{ page_count: number }>('PRAGMA page_count'))!.page_count}`);
+  const mind = { memory: 'm'.repeat(300_000) };
+  for (let id = 1; id <= 10; id++) {
+    sink.insert('snapshots', { id, session: 's', at: id, cycle: id, signal_id: 0, reason: 'save command', state: mind }, [pruneSnapshots('s')]);
+  }
+  t.deepEqual(states, [true], '3 MB of minds queued: past the 2 MB bound');
+  for (let i = 0; i < 100 && failed.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  t.regex(failed[0] ?? '', /is full/);
+  t.deepEqual(states, [true, false], 'the failed write let go of all but 1, 9 and 10: 0.9 MB held, under half the bound');
+  t.is(sink.pending, 11, 'nothing counted as written: 10 snapshots and their pruning');
+  await store.run('PRAGMA max_page_count = 1073741823');
+  await sink.flushed();
+  t.deepEqual(await store.all('SELECT id FROM snapshots ORDER BY id'), [{ id: 1 }, { id: 9 }, { id: 10 }]);
+});
