@@ -64,6 +64,8 @@ export function loadSnapshot(snapshot) {
   state.questions = (snapshot.questions ?? []).slice(-MAX_QUESTIONS).reverse().map((q) => ({ kind: 'question', ...q, status: 'asked' }));
   state.lastRateCycle = null;
   forgetAgentTime();
+  // The agent's time as the snapshot was read (an older server sends none): an overdue question shows so at once.
+  noteAgentTime(snapshot.at);
 }
 
 /**

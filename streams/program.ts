@@ -136,7 +136,7 @@ export function startProgram(options: ProgramOptions, io: ProgramIO): RunningPro
   // Changes only: resuming stdin before its reader listens would lose what it reads.
   if (options.readStdin) hold$.pipe(skip(1)).subscribe((held) => (held ? io.stdin.pause() : io.stdin.resume()));
   events$.subscribe(stdout);
-  if (options.ws) events$.subscribe(toWebSocket(options.ws, { snapshot: () => agentSnapshot(agent.mind, agent.session) }));
+  if (options.ws) events$.subscribe(toWebSocket(options.ws, { snapshot: () => agentSnapshot(agent.mind, agent.session, { now: agent.runtime.now() }) }));
   events$.subscribe((event) => {
     if (event.kind === 'session' && event.state === 'stopped') reason = event.reason ?? reason;
   });

@@ -4,6 +4,7 @@
  * the questions still waiting and the active plans, read from the mind at the
  * moment the client connects.
  */
+import { describeValue } from '../mind/describeValue.js';
 import { checkNumberOption, wholeNumber } from '../mind/optionCheck.js';
 import type { Mind } from '../mind/mind.js';
 import { planView } from '../mind/plan.js';
@@ -15,6 +16,8 @@ export interface SnapshotOptions {
   memoryEntries?: number;
   /** Most recent decisions included. Default 20. */
   decisions?: number;
+  /** The agent's scheduler time as the snapshot is read, sent as its `at` (the dashboard's clock of the agent); none by default. */
+  now?: number;
 }
 
 /**
@@ -38,9 +41,12 @@ export function agentSnapshot(mind: Mind, session: string, options: SnapshotOpti
     if (goal.parentId !== undefined) out.parentId = goal.parentId;
     return out;
   });
+  const now = options.now;
+  if (now !== undefined && !Number.isFinite(now)) throw new TypeError(`agentSnapshot now: expected the scheduler's time (a finite number), got ${describeValue(now)}`);
   return {
     type: 'snapshot',
     session,
+    ...(now === undefined ? {} : { at: now }),
     cycle: mind.cycle,
     paused: mind.paused,
     goals,

@@ -67,6 +67,8 @@ export type Subscription = 'all' | ReadonlySet<EventKind>;
 export interface Snapshot {
   type: 'snapshot';
   session: string;
+  /** The agent's scheduler time (ms) when the snapshot was read, when the server knows it. */
+  at?: number;
   cycle: number;
   paused: boolean;
   /** Unfinished goals in creation order, then finished ones in the order they finished (the order the mind retires them in). */

@@ -137,3 +137,20 @@ test('in Chromium: a question from the snapshot (asked before a restart) shows a
   await page.locator('#questions .question[data-status=expired]').waitFor({ timeout: 10_000 });
   t.is(await page.locator('#questions .answer-form').count(), 0);
 });
+
+test('in Chromium: a question from the snapshot whose deadline had passed on the agent\'s clock when the snapshot was read shows as timed out at once, with no event after it', async (t) => {
+  const mind = new Mind();
+  mind.questions.ask({ id: 'question-1', goalId: 'goal-1', text: 'Which moon?', askedAt: 1000, timeoutMs: 60_000 });
+  mind.questions.ask({ id: 'question-2', goalId: 'goal-1', text: 'Which planet?', askedAt: 50_000, timeoutMs: 60_000 });
+  const session = 'dash-question-snapshot-time';
+  const { page } = await pageOnQuietServer(t, {}, session, '', () => agentSnapshot(mind, session, { now: 61_000 }));
+  await page.locator('#questions .question[data-question-id=question-1][data-status=expired]').waitFor({ timeout: 10_000 });
+  t.is(await page.locator('#questions .question[data-question-id=question-2][data-status=asked] .answer-form').count(), 1, 'the other is still open');
+});
+
+test('agentSnapshot sends the agent\'s time it is given as `at`, none without it, and refuses one that is no finite number', (t) => {
+  const mind = new Mind();
+  t.is(agentSnapshot(mind, 's', { now: 1234 }).at, 1234);
+  t.false('at' in agentSnapshot(mind, 's'));
+  t.throws(() => agentSnapshot(mind, 's', { now: Number.NaN }), { instanceOf: TypeError, message: "agentSnapshot now: expected the scheduler's time (a finite number), got NaN" });
+});
