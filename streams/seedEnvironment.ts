@@ -2,9 +2,12 @@
  * The environment variables seed 004 configures the heartbeat with, in whole
  * seconds: `HEARTBEAT_INTERVAL` (→ `heartbeatMs`) and
  * `MEMORY_AUTO_SAVE_INTERVAL` (→ `autoSaveMs`). They are a layer of their own
- * under the `OODA_*` variables, which win when both set a key. A value that is
- * not a whole number of seconds a timer can honour is a {@link ConfigError}
- * naming the variable (the seed's Lisp fell back to its default quietly).
+ * under the `OODA_*` variables, which win when both set a key: a seed variable
+ * whose `OODA_*` one is set is not read at all (these names are generic, and
+ * another program's `HEARTBEAT_INTERVAL=30s` must not stop a run that says
+ * `OODA_HEARTBEAT_MS`). A value that is read and is not a whole number of
+ * seconds a timer can honour is a {@link ConfigError} naming the variable
+ * (the seed's Lisp fell back to its default quietly).
  */
 import { ConfigError, MAX_TIMER_MS, type ConfigLayer } from './config.js';
 
@@ -13,13 +16,18 @@ export const SEED_VARIABLES = { HEARTBEAT_INTERVAL: 'heartbeatMs', MEMORY_AUTO_S
 
 const MAX_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
 
+/** The `OODA_*` variable of a top-level key, as configFromEnvironment reads it (`heartbeatMs` → `OODA_HEARTBEAT_MS`). */
+function oodaVariable(key: string): string {
+  return `OODA_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+}
+
 /** Reads the seed's variables into a layer, seconds turned into ms. */
 export function configFromSeedEnvironment(env: NodeJS.ProcessEnv): ConfigLayer {
   const values: Record<string, unknown> = {};
   const variables = new Map<string, string>();
   for (const [variable, key] of Object.entries(SEED_VARIABLES)) {
     const raw = env[variable];
-    if (raw === undefined) continue;
+    if (raw === undefined || env[oodaVariable(key)] !== undefined) continue;
     const seconds = /^\s*\d+\s*$/.test(raw) ? Number(raw) : NaN;
     if (!(seconds <= MAX_SECONDS)) {
       throw new ConfigError(key, `expected whole seconds from 0 to ${MAX_SECONDS}, got ${JSON.stringify(raw)}`, 'environment', variable);

@@ -38,3 +38,12 @@ test('ooda run reads the seed variables: the session records the periods they se
   t.is(bad.code, 2);
   t.is(bad.stderr, 'ooda: config environment: MEMORY_AUTO_SAVE_INTERVAL (autoSaveMs): expected whole seconds from 0 to 2147483, got "soon"\n');
 });
+
+test('a seed variable the OODA_* one overrides is not read: HEARTBEAT_INTERVAL=30s (another program\'s) does not stop a run that sets OODA_HEARTBEAT_MS', (t) => {
+  const env = { HEARTBEAT_INTERVAL: '30s', OODA_HEARTBEAT_MS: '1000', MEMORY_AUTO_SAVE_INTERVAL: '90' };
+  const seed = configFromSeedEnvironment(env);
+  t.deepEqual(seed.values, { autoSaveMs: 90_000 });
+  t.like(resolveConfig([seed, configFromEnvironment(env)]), { heartbeatMs: 1000, autoSaveMs: 90_000 });
+  // Not set by its OODA_* variable, a bad seed value is still refused.
+  t.throws(() => configFromSeedEnvironment({ HEARTBEAT_INTERVAL: '30s', OODA_AUTO_SAVE_MS: '1000' }), { instanceOf: ConfigError });
+});
