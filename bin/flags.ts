@@ -64,16 +64,19 @@ export function withoutFlags<F extends Flags, K extends keyof F>(flags: F, ...na
 
 /**
  * The flag of the table a mistyped `--name` most likely meant: the one within
- * two edits (insertions, deletions, substitutions) of it, the nearest first;
- * undefined when none is that close. `--goals` → `goal`, `--max-cycle` →
- * `max-cycles`.
+ * two edits (insertions, deletions, substitutions) of it, the nearest first,
+ * whose edits leave more than 40 % of the longer name as it was; undefined
+ * when none is that close. `--goals` → `goal`, `--max-cycle` → `max-cycles`,
+ * `--kb` → `kg`; but `--id` or `--tag` is not taken for `--kg` (two edits
+ * of two or three letters change all or most of it).
  */
 export function closestFlag(name: string, flags: Flags): string | undefined {
   let best: string | undefined;
   let bestDistance = 3;
   for (const candidate of Object.keys(flags)) {
     const distance = editDistance(name, candidate, bestDistance);
-    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+    const similarity = 1 - distance / Math.max(name.length, candidate.length);
+    if (distance < bestDistance && similarity > 0.4) [best, bestDistance] = [candidate, distance];
   }
   return best;
 }

@@ -7,6 +7,7 @@
  */
 import test from 'ava';
 import { parseFlags } from '../bin/cli.js';
+import { closestFlag } from '../bin/flags.js';
 import { COMMANDS } from '../bin/commands/index.js';
 import { runCli } from './helpers/cli.js';
 
@@ -126,4 +127,14 @@ test('--origin and --max-clients are checked, and need --ws like --host and --to
     t.is(code, 2, stderr);
     t.is(stderr, `ooda: ${message}\n`);
   }
+});
+
+test('a mistyped flag is answered with one the command takes only when most of it matches: --id, --tag and --web are not taken for --db, --kg and --ws', (t) => {
+  const { run, events } = COMMANDS;
+  t.is(closestFlag('goals', run!.flags), 'goal');
+  t.is(closestFlag('max-cycle', run!.flags), 'max-cycles');
+  t.is(closestFlag('lmit', events!.flags), 'limit');
+  t.is(closestFlag('kb', run!.flags), 'kg');
+  t.is(closestFlag('Goal', run!.flags), 'goal');
+  for (const name of ['id', 'tag', 'web', 'dir', 'to', 'x']) t.is(closestFlag(name, run!.flags), undefined, `--${name}`);
 });
