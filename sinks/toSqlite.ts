@@ -28,7 +28,7 @@
  * writes the whole backlog, as long as a write of it takes, so retries back
  * off: the first comes a flush window (`flushMs`) after the failure, and each
  * further one waits twice as many windows as the last, up to
- * {@link MAX_RETRY_MS}. On a full disk the free space is looked at every
+ * {@link MAX_RETRY_MS} (or one window, when `flushMs` is longer). On a full disk the free space is looked at every
  * window meanwhile (a statfs, not a write), and the backlog is retried in the
  * first window that finds more room than the failed write left.
  *
@@ -98,7 +98,9 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
   let failure: StoreError | undefined;
   /** While writes fail: the flush windows the next retry waits, those waited so far, and the disk's free bytes after a full-disk failure. */
   let retry: { windows: number; waited: number; freeBytes: number | undefined } | undefined;
-  const maxRetryWindows = Math.max(1, Math.ceil(MAX_RETRY_MS / Math.max(flushMs, 1)));
+  // Rounded down, so retries never come further apart than MAX_RETRY_MS, or than one window when that is longer (what the log says).
+  const maxRetryWindows = Math.max(1, Math.floor(MAX_RETRY_MS / Math.max(flushMs, 1)));
+  const maxRetryS = Math.max(MAX_RETRY_MS, flushMs) / 1000;
 
   const pending = (): number => queue.size + inFlight;
   const updateSaturation = (): void => {
@@ -157,7 +159,7 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
         inFlightChars = 0;
         writing = undefined;
         if (failure?.message !== storeError.message) {
-          log(`${storeError.message} (${queue.size} row(s) kept in memory; retrying at least every ${MAX_RETRY_MS / 1000} s${storeError.code === 'SQLITE_FULL' ? ', and as soon as the disk has more room' : ''})`);
+          log(`${storeError.message} (${queue.size} row(s) kept in memory; retrying at least every ${maxRetryS} s${storeError.code === 'SQLITE_FULL' ? ', and as soon as the disk has more room' : ''})`);
           options.onError?.(storeError);
         }
         failure = storeError;
