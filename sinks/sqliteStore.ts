@@ -175,12 +175,14 @@ export class SqliteStore {
 
   /** Writes the batch in one transaction: each table's rows (in {@link INSERT_ORDER}, then the snapshots), the exact fractional times, then its statements in order. */
   async write(batch: WriteBatch): Promise<void> {
+    // Chosen before anything is written: those left out are let go even when the write fails before it reaches them.
+    const snapshots = batch.snapshotRows();
     await this.run('BEGIN IMMEDIATE');
     try {
       for (const table of INSERT_ORDER) {
         for (const chunk of batch.chunks(table)) await this.insertRows(table, chunk);
       }
-      for (const values of batch.snapshotRows()) await this.run(INSERT_SNAPSHOT_SQL, values);
+      for (const values of snapshots) await this.run(INSERT_SNAPSHOT_SQL, values);
       for (const { sql, params } of [...batch.exactTimes(), ...batch.statements]) await this.run(sql, params);
       await this.run('COMMIT');
     } catch (error) {

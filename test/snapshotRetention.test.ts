@@ -157,3 +157,28 @@ test('snapshots a failed write left out no longer count toward the queue bound: 
   await sink.flushed();
   t.deepEqual(await store.all('SELECT id FROM snapshots ORDER BY id'), [{ id: 1 }, { id: 9 }, { id: 10 }]);
 });
+
+test('snapshots left out are let go also when the failed write stopped at rows before them (the events a save comes with)', async (t) => {
+  const store = await SqliteStore.open(tempDb(t));
+  t.teardown(() => store.close());
+  const failed: string[] = [];
+  const sink = toSqlite(store, { maxQueuedBytes: 2_000_000, log: () => undefined, onError: (error) => failed.push(error.message) });
+  const states: boolean[] = [];
+  sink.saturated$.subscribe((saturated) => states.push(saturated));
+  sink.insert('sessions', { id: 's', started_at: 0, status: 'running', resumed_from: null, first_seq: 1, start_cycle: 0, config: {} });
+  await sink.flushed();
+  await store.run(`PRAGMA max_page_count = ${(await store.get<{ page_count: number }>('PRAGMA page_count'))!.page_count}`);
+  // A signal (inserted before the snapshots) that needs pages of its own: the write fails there.
+  sink.insert('signals', { id: 1, session: 's', at: 1, type: 'input', body: { text: 's'.repeat(50_000) } });
+  const mind = { memory: 'm'.repeat(300_000) };
+  for (let id = 1; id <= 10; id++) {
+    sink.insert('snapshots', { id, session: 's', at: id, cycle: id, signal_id: 1, reason: 'save command', state: mind }, [pruneSnapshots('s')]);
+  }
+  t.deepEqual(states, [true]);
+  for (let i = 0; i < 100 && failed.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  t.regex(failed[0] ?? '', /is full/);
+  t.deepEqual(states, [true, false], 'all but 1, 9 and 10 let go: under half the bound');
+  await store.run('PRAGMA max_page_count = 1073741823');
+  await sink.flushed();
+  t.deepEqual(await store.all('SELECT id FROM snapshots ORDER BY id'), [{ id: 1 }, { id: 9 }, { id: 10 }]);
+});
