@@ -28,9 +28,10 @@
  * writes the whole backlog, as long as a write of it takes, so retries back
  * off: the first comes a flush window (`flushMs`) after the failure, and each
  * further one waits twice as many windows as the last, up to
- * {@link MAX_RETRY_MS} (or one window, when `flushMs` is longer). On a full disk the free space is looked at every
- * window meanwhile (a statfs, not a write), and the backlog is retried in the
- * first window that finds more room than the failed write left.
+ * {@link MAX_RETRY_MS} (or one window, when `flushMs` is longer). On a full
+ * disk the free space is looked at every window meanwhile (a statfs, not a
+ * write), and the backlog is retried in the first window that finds more room
+ * than the failed write left.
  *
  *   events:       --a-b-c----------d--|
  *   toSqlite():   -------[abc]-----[d]|    (one transaction per flush; the last on completion)
