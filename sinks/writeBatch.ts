@@ -96,7 +96,9 @@ const CLOSE = 0x5d; // ]
 /** Bytes the first chunk of a table starts with; it doubles as rows arrive, and the next chunk starts a little larger than the last one ended. */
 const FIRST_CAPACITY = 65_536;
 /**
- * Bytes at which a chunk is sealed however few rows it holds. SQLite holds a
+ * Bytes a chunk of several rows stays within: it is sealed once it holds
+ * them, or before a row that would take it past (a longer row is a chunk of
+ * its own), however few rows it holds. SQLite holds a
  * chunk several times over while it inserts it (bound, parsed, each row's
  * value), so chunks of big rows (goals of 900 KB, and the events that carry
  * them) took tens of MB each; rows of the usual few hundred bytes fill
@@ -120,6 +122,8 @@ class TableRows {
     // Its UTF-8 bytes, plus the separator before it and the bracket after it: counted for a long row (a sealed chunk keeps its whole buffer
     // until it is written, and 900 KB rows reserved three times that), bounded for a short one (at most 3 bytes per UTF-16 unit; counting costs a pass).
     const room = (json.length > LONG_ROW ? Buffer.byteLength(json) : json.length * 3) + 2;
+    // A row that would take a chunk of rows past CHUNK_BYTES starts the next one.
+    if (this.rows > 0 && this.used + room > CHUNK_BYTES) this.seal();
     const buffer = this.buffer && this.buffer.length - this.used >= room ? this.buffer : this.grow(room);
     buffer[this.used++] = this.rows === 0 ? OPEN : COMMA;
     this.used += buffer.write(json, this.used);
