@@ -11,6 +11,8 @@ export interface Command {
   summary: string;
   /** The flags the command accepts. */
   flags: Flags;
+  /** Flags of related commands this one does not take, each with what to do instead (said when one is given). */
+  refused?: Readonly<Record<string, string>>;
   /** The full usage text for `ooda COMMAND --help`, derived from `flags`. */
   usage: string;
   run(argv: string[]): Promise<number>;
@@ -21,6 +23,8 @@ export interface CommandSpec<F extends Flags> {
   /** The usage line and what the command does, printed above the options. */
   about: string;
   flags: F;
+  /** See {@link Command.refused}. */
+  refused?: Readonly<Record<string, string>>;
   /** Printed after the options (e.g. the exit codes). */
   footer?: string;
   /** Runs with the parsed flags; resolves with the exit code. */
@@ -32,6 +36,7 @@ export function defineCommand<const F extends Flags>(spec: CommandSpec<F>): Comm
   return {
     summary: spec.summary,
     flags: spec.flags,
+    ...(spec.refused ? { refused: spec.refused } : {}),
     usage: `${spec.about}\n\noptions:\n${flagsUsage(spec.flags)}${spec.footer ? `\n\n${spec.footer}` : ''}`,
     run: async (argv) => spec.run(parseFlags(argv, spec.flags)),
   };

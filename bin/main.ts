@@ -49,6 +49,8 @@ async function main(argv: string[]): Promise<number> {
   return command.run(rest).catch((error: unknown) => {
     if (error instanceof UsageError && error.message.startsWith('Unknown option')) {
       const given = /^Unknown option '--([^'=]+)/.exec(error.message)?.[1];
+      const instead = given === undefined ? undefined : command.refused?.[given];
+      if (instead) throw new UsageError(`--${given}: ooda ${name} does not take it: ${instead}`);
       const meant = given === undefined ? undefined : closestFlag(given, command.flags);
       throw new UsageError(`${error.message}${meant ? ` (did you mean --${meant}?)` : ''}: 'ooda ${name} --help' lists the options it accepts`);
     }

@@ -54,14 +54,20 @@ test('ooda help COMMAND prints that command\'s help, as ooda COMMAND --help does
   t.regex((await runCli(['help'])).stdout, /^usage: ooda COMMAND \[options\]/);
 });
 
-test('resume offers neither --fresh nor --no-db, and refuses them naming its help', async (t) => {
+test('resume offers neither --fresh nor --no-db, cycle no --max-cycles, demo no --no-stdin; each refuses it saying what to run instead', async (t) => {
   const { stdout } = await runCli(['resume', '--help']);
   t.false(listedFlags(stdout).includes('fresh'));
   t.false(listedFlags(stdout).includes('no-db'));
-  for (const flag of ['--fresh', '--no-db']) {
-    const refused = await runCli(['resume', flag]);
+  t.false(listedFlags((await runCli(['cycle', '--help'])).stdout).includes('max-cycles'));
+  for (const [args, said] of [
+    [['resume', '--fresh'], '--fresh: ooda resume does not take it: it continues the stored session; ooda run --fresh starts a new mind'],
+    [['resume', '--no-db'], '--no-db: ooda resume does not take it: it continues a session of the store; ooda run --no-db runs without one'],
+    [['cycle', '--max-cycles', '3'], '--max-cycles: ooda cycle does not take it: it runs one cycle; ooda run --max-cycles N runs N'],
+    [['demo', '--no-stdin'], '--no-stdin: ooda demo does not take it: it reads no stdin anyway; pipe signals to ooda run'],
+  ] as const) {
+    const refused = await runCli([...args]);
     t.is(refused.code, 2, refused.stderr);
-    t.is(refused.stderr, `ooda: Unknown option '${flag}': 'ooda resume --help' lists the options it accepts\n`);
+    t.is(refused.stderr, `ooda: ${said}\n`);
   }
 });
 

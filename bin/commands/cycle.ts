@@ -18,6 +18,7 @@ is not a terminal, read to their end), events as NDJSON on stdout, logs on
 stderr. On a store (default ${RUN_DEFAULTS.db}) it continues the latest
 session, as 'ooda run' does, so each call adds one cycle to the saved mind.`,
   flags: withoutFlags(runFlags(RUN_DEFAULTS), 'max-cycles'),
+  refused: { 'max-cycles': 'it runs one cycle; ooda run --max-cycles N runs N' },
   footer: RUN_EXIT_CODES,
   // As a flag, the limit wins over a config file and OODA_MAX_CYCLES.
   run: (values) => runSession(parseRun({ ...values, 'max-cycles': '1' }, RUN_DEFAULTS)),

@@ -21,6 +21,7 @@ Runs the agent on the embedded demo knowledge base and goals (plus any --goal
 and --kg), as a readable log on stdout, logs on stderr. stdin is not read:
 pipe signals to 'ooda run' instead. Nothing is persisted unless --db is given.`,
   flags: withoutFlags(runFlags(DEMO_DEFAULTS), 'no-stdin'),
+  refused: { 'no-stdin': 'it reads no stdin anyway; pipe signals to ooda run' },
   footer: RUN_EXIT_CODES,
   async run(values) {
     const parsed = parseRun(values, { ...DEMO_DEFAULTS, goals: demoGoals(), files: [demoKnowledgeFile()] });

@@ -21,6 +21,10 @@ stdout, logs on stderr.`,
     // Not run's ':memory: allowed': an in-memory store holds no session to resume, and is refused.
     db: { type: 'string', arg: 'FILE', help: `SQLite store whose latest session to continue (default ${RUN_DEFAULTS.db}; not :memory:, which holds none)` },
   },
+  refused: {
+    fresh: 'it continues the stored session; ooda run --fresh starts a new mind',
+    'no-db': 'it continues a session of the store; ooda run --no-db runs without one',
+  },
   footer: RUN_EXIT_CODES,
   run: (values) => runSession(parseRun(values, RUN_DEFAULTS), true),
 });
