@@ -30,8 +30,8 @@
  * further one waits twice as many windows as the last, up to
  * {@link MAX_RETRY_MS} (or one window, when `flushMs` is longer). On a full
  * disk the free space is looked at every window meanwhile (a statfs, not a
- * write), and the backlog is retried in the first window that finds more room
- * than the failed write left.
+ * write), and the backlog is retried in the first window that finds room for
+ * it (its size, up to {@link ROOM_TO_RETRY}) beyond what the failed write left.
  *
  *   events:       --a-b-c----------d--|
  *   toSqlite():   -------[abc]-----[d]|    (one transaction per flush; the last on completion)
@@ -50,6 +50,9 @@ import { checkSqliteSinkOptions, type SqliteSinkOptions } from './sqliteSinkOpti
 
 /** The longest a failing write waits between retries, in ms (the backoff doubles up to it). */
 export const MAX_RETRY_MS = 1000;
+
+/** Bytes the disk must gain after a full-disk failure for the backlog to be retried before its backoff ends: the backlog's own size, up to this. */
+export const ROOM_TO_RETRY = 1024 * 1024;
 
 /** The default bound of the queue's JSON, in bytes (UTF-16 units, about bytes). */
 export const DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024;
@@ -127,7 +130,8 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
     if (!retry) return flush();
     retry.waited++;
     const free = retry.freeBytes === undefined ? undefined : store.freeBytes();
-    if (retry.waited >= retry.windows || (free !== undefined && free > retry.freeBytes!)) flush();
+    // Room for the backlog, up to ROOM_TO_RETRY: a disk other programs write to gains and loses a few KB all the time.
+    if (retry.waited >= retry.windows || (free !== undefined && free - retry.freeBytes! >= Math.min(queue.chars, ROOM_TO_RETRY))) flush();
     else scheduleFlush();
   }
 
@@ -160,7 +164,7 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
         inFlightChars = 0;
         writing = undefined;
         if (failure?.message !== storeError.message) {
-          log(`${storeError.message} (${queue.size} row(s) kept in memory; retrying at least every ${maxRetryS} s${storeError.code === 'SQLITE_FULL' ? ', and as soon as the disk has more room' : ''})`);
+          log(`${storeError.message} (${queue.size} row(s) kept in memory; retrying at least every ${maxRetryS} s${storeError.code === 'SQLITE_FULL' ? ', and as soon as the disk has room for them' : ''})`);
           options.onError?.(storeError);
         }
         failure = storeError;

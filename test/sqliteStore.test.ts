@@ -197,7 +197,7 @@ test('a full store is a reported error, never a silent drop: rows stay queued, o
   t.is(error!.code, 'SQLITE_FULL');
   t.regex(error!.message, /disk or the database's size limit is full/);
   t.is(errors.length, 1, 'reported once, not once per retry');
-  t.regex(lines[0]!, /200 row\(s\) kept in memory; retrying at least every 1 s, and as soon as the disk has more room/);
+  t.regex(lines[0]!, /200 row\(s\) kept in memory; retrying at least every 1 s, and as soon as the disk has room for them/);
   t.is(sink.pending, 200, 'no row was dropped');
   await store.run('PRAGMA max_page_count = 1073741823');
   await sink.flushed();
