@@ -2,7 +2,7 @@
 // the server's snapshot, applies events as they arrive and redraws at most
 // once per animation frame. Reconnects with back-off when the agent restarts.
 // No framework, no build step: ES modules, one concept each (connection.js,
-// state.js, agentClock.js, alertText.js, render.js, goalTree.js, goalKeys.js, plans.js,
+// state.js, agentClock.js, alertText.js, render.js, entryFade.js, goalTree.js, goalKeys.js, plans.js,
 // questions.js, reflection.js, breakdown.js, dom.js); this one wires the controls.
 import { PARTS } from './breakdown.js';
 import { checkStale, connect, send } from './connection.js';

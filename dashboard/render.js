@@ -3,6 +3,7 @@
 // memory, cycle rate, alerts, questions.js and reflection.js.
 import { bars, parseBreakdown } from './breakdown.js';
 import { $, el, isolated, showInOrder } from './dom.js';
+import { fadeIn } from './entryFade.js';
 import { goalTitle, renderGoals } from './goalTree.js';
 import { renderQuestions } from './questions.js';
 import { renderReflection } from './reflection.js';
@@ -44,7 +45,10 @@ function renderDecisions() {
  * (its outcome came) leaves the item, whose entry animation plays only once.
  */
 function drawDecision(d) {
-  d.item ??= el('li', { class: 'decision', 'data-testid': 'decision', 'data-tool': d.tool });
+  if (!d.item) {
+    d.item = el('li', { class: 'decision', 'data-testid': 'decision', 'data-tool': d.tool });
+    fadeIn($('decisions'), d.item);
+  }
   d.drawn = true;
   const parsed = parseBreakdown(d.breakdown);
   const goal = state.goals.get(d.goalId);
@@ -82,8 +86,17 @@ function renderRate() {
   $('rate-area').setAttribute('d', `${line} L${x(RATE_SAMPLES - 1)},80 L${x(offset)},80 Z`);
 }
 
+/** An alert's list item, made once. */
+function alertItem(a) {
+  if (!a.item) {
+    a.item = el('li', { class: 'alert', 'data-kind': a.kind }, el('span', { class: 'when' }, `#${a.cycle}`), el('span', { class: 'what' }, a.kind), ' ', ...a.text);
+    fadeIn($('alerts'), a.item);
+  }
+  return a.item;
+}
+
 function renderAlerts() {
-  showInOrder($('alerts'), state.alerts.map((a) => (a.item ??= el('li', { class: 'alert', 'data-kind': a.kind }, el('span', { class: 'when' }, `#${a.cycle}`), el('span', { class: 'what' }, a.kind), ' ', ...a.text))));
+  showInOrder($('alerts'), state.alerts.map(alertItem));
   $('alert-empty').hidden = state.alerts.length > 0;
   $('alert-count').textContent = state.alerts.length || '';
 }

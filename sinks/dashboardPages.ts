@@ -19,6 +19,7 @@ const PAGES: Record<string, { file: string; type: string }> = {
   '/breakdown.js': { file: 'breakdown.js', type: 'text/javascript; charset=utf-8' },
   '/connection.js': { file: 'connection.js', type: 'text/javascript; charset=utf-8' },
   '/dom.js': { file: 'dom.js', type: 'text/javascript; charset=utf-8' },
+  '/entryFade.js': { file: 'entryFade.js', type: 'text/javascript; charset=utf-8' },
   '/goalKeys.js': { file: 'goalKeys.js', type: 'text/javascript; charset=utf-8' },
   '/goalTree.js': { file: 'goalTree.js', type: 'text/javascript; charset=utf-8' },
   '/plans.js': { file: 'plans.js', type: 'text/javascript; charset=utf-8' },

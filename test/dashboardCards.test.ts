@@ -60,6 +60,27 @@ test('in Chromium: cards already shown stay as drawn: an idle page does not fade
   t.deepEqual(after.slice(1), ['2: drawn, 0 running', '1: drawn, 0 running', 'warning: drawn, 0 running'], 'the others stay, the one with an outcome updated in place');
 });
 
+test('in Chromium: a decision card that comes while the last new ones are still fading in shows at once: under a flood, cards are not each given a fade they never finish', async (t) => {
+  const { page, events$ } = await pageOnQuietServer(t, {}, SESSION, '', twoDecisions);
+  await page.locator('.decision').nth(1).waitFor({ timeout: 10_000 });
+  t.is(await page.locator('.decision.entering').count(), 2, 'the snapshot\'s cards fade in together');
+  await page.waitForFunction(() => [...document.querySelectorAll('.decision')].every((node) => node.getAnimations().length === 0), undefined, { timeout: 10_000 });
+  // The page's clock stops: however slow the machine, the next cards come within one fade.
+  await page.evaluate(() => {
+    const now = performance.now();
+    performance.now = () => now;
+  });
+  const decide = (seq: number, cycle: number) => events$.next({ kind: 'decision', ...header(seq, cycle), goalId: 'goal-1', tool: 'reason', score: 0.5, breakdown: BREAKDOWN, input: {}, alternatives: [], reason: '' } as AgentEvent);
+  decide(1, 3);
+  await page.locator('.decision').nth(2).waitFor({ timeout: 10_000 });
+  decide(2, 4);
+  await page.locator('.decision').nth(3).waitFor({ timeout: 10_000 });
+  // Read as classes and the newest card's animations: the first's fade may be over by now on a slow machine.
+  const [newest, first] = await page.evaluate(() => [...document.querySelectorAll<HTMLElement>('.decision')].slice(0, 2).map((node) => ({ fades: node.classList.contains('entering'), running: node.getAnimations().length })));
+  t.true(first!.fades, 'the first after the snapshot\'s fades in');
+  t.deepEqual(newest, { fades: false, running: 0 }, 'the second comes while the first fades: it shows at once');
+});
+
 test('in Chromium: a long unbroken string in an alert or a toast wraps inside its card instead of running across the page', async (t) => {
   const { page, events$ } = await pageOnQuietServer(t, {}, SESSION);
   await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
