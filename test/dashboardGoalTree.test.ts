@@ -158,3 +158,17 @@ test('in Chromium: a goal that changed while below the 200 shown is drawn as it 
   t.is(await row.locator('.desc').textContent(), 'Goal 200, reworded');
   t.is(await row.getAttribute('title'), 'goal-200: Goal 200, reworded');
 });
+
+test('in Chromium: a goal that changes again while its row still flashes plays the one flash again, rather than stacking a new one per change', async (t) => {
+  const snapshot = (): Snapshot => ({ ...emptySnapshot(SESSION), goals: [{ goalId: 'goal-1', description: 'Find moons of Mars', criteria: '', status: 'Active', priority: 100, childIds: [] }] });
+  const { page, events$ } = await pageOnQuietServer(t, {}, SESSION, '', snapshot);
+  const row = page.locator('.goal[data-goal-id=goal-1]');
+  await row.waitFor({ timeout: 10_000 });
+  const running: number[] = [];
+  for (let priority = 101; priority <= 104; priority++) {
+    events$.next({ kind: 'goal', seq: priority, session: SESSION, cycle: 1, at: 0, goalId: 'goal-1', description: 'Find moons of Mars', status: 'Active', priority, change: 'priority' } as AgentEvent);
+    await row.locator('.prio', { hasText: String(priority) }).waitFor({ timeout: 10_000 });
+    running.push(await row.evaluate((element) => element.getAnimations().filter((animation) => animation.playState === 'running').length));
+  }
+  t.deepEqual(running, [1, 1, 1, 1]);
+});
