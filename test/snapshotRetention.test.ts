@@ -3,14 +3,14 @@
  * however often it saves, replay still starts from its first state, resume
  * and crash recovery from its latest, and the query tables still show it.
  */
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NEVER } from 'rxjs';
 import { SqliteStore } from '../sinks/sqliteStore.js';
 import { pruneSnapshots } from '../sinks/snapshotRetention.js';
-import { toSqlite } from '../sinks/toSqlite.js';
+import { toSqlite, type SqliteSink } from '../sinks/toSqlite.js';
 import type { WriteBatch } from '../sinks/writeBatch.js';
 import { AgentConfig } from '../streams/config.js';
 import { createAgent } from '../streams/createAgent.js';
@@ -133,7 +133,12 @@ test('snapshots queued while the disk was full are written once room for the kep
   t.is(sink.pending, 0);
 });
 
-test('snapshots a failed write left out no longer count toward the queue bound: the sink is released once only the kept three are held', async (t) => {
+/**
+ * A sink with a 2 MB bound on a store that is then full (SQLite's size limit:
+ * no page more), and the sink's saturation as it goes; `before` runs first,
+ * then ten 300 KB saves (each with its pruning) are queued: past the bound.
+ */
+async function tenSavesOnAFullStore(t: ExecutionContext, before: (sink: SqliteSink) => void = () => undefined) {
   const store = await SqliteStore.open(tempDb(t));
   t.teardown(() => store.close());
   const failed: string[] = [];
@@ -142,8 +147,8 @@ test('snapshots a failed write left out no longer count toward the queue bound: 
   sink.saturated$.subscribe((saturated) => states.push(saturated));
   sink.insert('sessions', { id: 's', started_at: 0, status: 'running', resumed_from: null, first_seq: 1, start_cycle: 0, config: {} });
   await sink.flushed();
-  // A full disk, as SQLite's size limit: no page more.
   await store.run(`PRAGMA max_page_count = ${(await store.get<{ page_count: number }>('PRAGMA page_count'))!.page_count}`);
+  before(sink);
   const mind = { memory: 'm'.repeat(300_000) };
   for (let id = 1; id <= 10; id++) {
     sink.insert('snapshots', { id, session: 's', at: id, cycle: id, signal_id: 0, reason: 'save command', state: mind }, [pruneSnapshots('s')]);
@@ -151,6 +156,11 @@ test('snapshots a failed write left out no longer count toward the queue bound: 
   t.deepEqual(states, [true], '3 MB of minds queued: past the 2 MB bound');
   for (let i = 0; i < 100 && failed.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
   t.regex(failed[0] ?? '', /is full/);
+  return { store, sink, states };
+}
+
+test('snapshots a failed write left out no longer count toward the queue bound: the sink is released once only the kept three are held', async (t) => {
+  const { store, sink, states } = await tenSavesOnAFullStore(t);
   t.deepEqual(states, [true, false], 'the failed write let go of all but 1, 9 and 10: 0.9 MB held, under half the bound');
   t.is(sink.pending, 11, 'nothing counted as written: 10 snapshots and their pruning');
   await store.run('PRAGMA max_page_count = 1073741823');
@@ -159,24 +169,8 @@ test('snapshots a failed write left out no longer count toward the queue bound: 
 });
 
 test('snapshots left out are let go also when the failed write stopped at rows before them (the events a save comes with)', async (t) => {
-  const store = await SqliteStore.open(tempDb(t));
-  t.teardown(() => store.close());
-  const failed: string[] = [];
-  const sink = toSqlite(store, { maxQueuedBytes: 2_000_000, log: () => undefined, onError: (error) => failed.push(error.message) });
-  const states: boolean[] = [];
-  sink.saturated$.subscribe((saturated) => states.push(saturated));
-  sink.insert('sessions', { id: 's', started_at: 0, status: 'running', resumed_from: null, first_seq: 1, start_cycle: 0, config: {} });
-  await sink.flushed();
-  await store.run(`PRAGMA max_page_count = ${(await store.get<{ page_count: number }>('PRAGMA page_count'))!.page_count}`);
   // A signal (inserted before the snapshots) that needs pages of its own: the write fails there.
-  sink.insert('signals', { id: 1, session: 's', at: 1, type: 'input', body: { text: 's'.repeat(50_000) } });
-  const mind = { memory: 'm'.repeat(300_000) };
-  for (let id = 1; id <= 10; id++) {
-    sink.insert('snapshots', { id, session: 's', at: id, cycle: id, signal_id: 1, reason: 'save command', state: mind }, [pruneSnapshots('s')]);
-  }
-  t.deepEqual(states, [true]);
-  for (let i = 0; i < 100 && failed.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
-  t.regex(failed[0] ?? '', /is full/);
+  const { store, sink, states } = await tenSavesOnAFullStore(t, (sink) => sink.insert('signals', { id: 1, session: 's', at: 1, type: 'input', body: { text: 's'.repeat(50_000) } }));
   t.deepEqual(states, [true, false], 'all but 1, 9 and 10 let go: under half the bound');
   await store.run('PRAGMA max_page_count = 1073741823');
   await sink.flushed();
