@@ -127,11 +127,12 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
   /** A flush window while writes fail: retries once the backoff's windows have passed, or at once when the full disk got room. */
   function retryWindow(): void {
     timer = undefined;
-    if (!retry) return flush();
-    retry.waited++;
-    const free = retry.freeBytes === undefined ? undefined : store.freeBytes();
+    // Scheduled only while writes fail; a write that succeeds clears `retry`, and no window is scheduled while one runs.
+    const failing = retry!;
+    failing.waited++;
+    const free = failing.freeBytes === undefined ? undefined : store.freeBytes();
     // Room for the backlog, up to ROOM_TO_RETRY: a disk other programs write to gains and loses a few KB all the time.
-    if (retry.waited >= retry.windows || (free !== undefined && free - retry.freeBytes! >= Math.min(queue.chars, ROOM_TO_RETRY))) flush();
+    if (failing.waited >= failing.windows || (free !== undefined && free - failing.freeBytes! >= Math.min(queue.chars, ROOM_TO_RETRY))) flush();
     else scheduleFlush();
   }
 

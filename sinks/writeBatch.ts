@@ -157,7 +157,7 @@ class TableRows {
 export class WriteBatch {
   private readonly tables: { readonly [T in ChunkTable]: TableRows };
   /** The snapshot rows as they are bound (see {@link snapshotRows}), held until the batch is written, when those its statements would delete are left out (see {@link SqlStatement.keepsSnapshots}). */
-  private snapshots: { session: string; values: unknown[] }[] = [];
+  private snapshots: { session: string; values: unknown[]; chars: number }[] = [];
   /** Per table, the key and exact time of each row whose time is not a safe integer (see TIME_COLUMN). */
   private readonly fractionalTimes = new Map<ChunkTable, unknown[][]>();
   /** Statements run after every row, in order; a keyed one left out (undefined) once a later one of its key came. */
@@ -181,7 +181,7 @@ export class WriteBatch {
     if (table === 'snapshots') {
       const { id, session, at, cycle, signal_id, reason, state } = row as InsertRows['snapshots'];
       const text = JSON.stringify(state);
-      this.snapshots.push({ session, values: [id, session, at, cycle, signal_id, reason, text] });
+      this.snapshots.push({ session, values: [id, session, at, cycle, signal_id, reason, text], chars: text.length });
       // Bound as it is, its time is exact.
       this.chars += text.length;
       return;
@@ -249,13 +249,13 @@ export class WriteBatch {
     // Chosen again at each attempt: a failed batch takes the later snapshots, which may make some of its own moot.
     const kept = new Set(this.keptSnapshots());
     // Those left out are let go, and no longer weigh on the queue's bound (a retried batch becomes the queue).
-    for (const snapshot of this.snapshots) if (!kept.has(snapshot)) this.chars -= (snapshot.values[6] as string).length;
+    for (const snapshot of this.snapshots) if (!kept.has(snapshot)) this.chars -= snapshot.chars;
     this.snapshots = [...kept];
     return this.snapshots.map(({ values }) => values);
   }
 
   /** The snapshot rows but those a statement of the batch deletes after them (see {@link SqlStatement.keepsSnapshots}), in order. */
-  private keptSnapshots(): { session: string; values: unknown[] }[] {
+  private keptSnapshots(): { session: string; values: unknown[]; chars: number }[] {
     const newest = new Map<string, number>();
     for (const { keepsSnapshots } of this.statements) if (keepsSnapshots) newest.set(keepsSnapshots.session, keepsSnapshots.newest);
     if (newest.size === 0) return this.snapshots;
