@@ -9,25 +9,22 @@
  * seconds a timer can honour is a {@link ConfigError} naming the variable
  * (the seed's Lisp fell back to its default quietly).
  */
-import { ConfigError, MAX_TIMER_MS, type ConfigLayer } from './config.js';
+import { configFromEnvironment, ConfigError, MAX_TIMER_MS, type ConfigLayer } from './config.js';
 
 /** Each seed variable and the key it sets, in ms. */
 export const SEED_VARIABLES = { HEARTBEAT_INTERVAL: 'heartbeatMs', MEMORY_AUTO_SAVE_INTERVAL: 'autoSaveMs' } as const;
 
 const MAX_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
 
-/** The `OODA_*` variable of a top-level key, as configFromEnvironment reads it (`heartbeatMs` → `OODA_HEARTBEAT_MS`). */
-function oodaVariable(key: string): string {
-  return `OODA_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
-}
-
 /** Reads the seed's variables into a layer, seconds turned into ms. */
 export function configFromSeedEnvironment(env: NodeJS.ProcessEnv): ConfigLayer {
   const values: Record<string, unknown> = {};
   const variables = new Map<string, string>();
+  // The keys the OODA_* variables set, named as configFromEnvironment names them.
+  const overridden = configFromEnvironment(env).variables!;
   for (const [variable, key] of Object.entries(SEED_VARIABLES)) {
     const raw = env[variable];
-    if (raw === undefined || env[oodaVariable(key)] !== undefined) continue;
+    if (raw === undefined || overridden.has(key)) continue;
     const seconds = /^\s*\d+\s*$/.test(raw) ? Number(raw) : NaN;
     if (!(seconds <= MAX_SECONDS)) {
       throw new ConfigError(key, `expected whole seconds from 0 to ${MAX_SECONDS}, got ${JSON.stringify(raw)}`, 'environment', variable);
