@@ -9,15 +9,15 @@
 import { MAX_VALUE_NESTING, nestingProblem } from './jsonNesting.js';
 
 /**
- * A frozen deep copy of `value` as JSON holds it (`JSON.parse(JSON.stringify(value))`,
- * undefined for undefined), or why it has none (`it holds a BigInt`, `it refers
+ * A deep copy of `value` as JSON holds it (`JSON.parse(JSON.stringify(value))`,
+ * undefined for undefined), frozen when `frozen`, or why it has none (`it holds a BigInt`, `it refers
  * to itself`, `it is nested more than 100 levels deep …`). What a decision records as its input: whoever still holds the
  * original (the tool that proposed it, reusing one object; a skill) cannot
  * change recorded events by changing it, and nobody can change the copy.
  */
-export function frozenJsonCopy(value: unknown): { copy: unknown } | { problem: string } {
+export function jsonCopy(value: unknown, frozen: boolean): { copy: unknown } | { problem: string } {
   // Most inputs ({ query, topK }, { about: [...] }): copied without the JSON round trip, which was a tenth of a cycle's time.
-  const plain = plainCopy(value, true);
+  const plain = plainCopy(value, frozen);
   if (plain !== NOT_PLAIN) return { copy: plain };
   let text: string | undefined;
   try {
@@ -27,7 +27,7 @@ export function frozenJsonCopy(value: unknown): { copy: unknown } | { problem: s
     if (error instanceof TypeError && /circular/i.test(error.message)) return { problem: 'it refers to itself (a circular structure)' };
     return { problem: `JSON.stringify failed: ${error instanceof Error ? error.message : String(error)}` };
   }
-  const copy: unknown = text === undefined ? undefined : JSON.parse(text, freeze);
+  const copy: unknown = text === undefined ? undefined : JSON.parse(text, frozen ? freeze : undefined);
   const tooDeep = nestingProblem(copy);
   return tooDeep ? { problem: `it is ${tooDeep}` } : { copy };
 }

@@ -16,7 +16,7 @@
  */
 import { describeValue, showValue } from './describeValue.js';
 import type { Goal } from './goals.js';
-import { frozenJsonCopy } from './jsonCopy.js';
+import { jsonCopy } from './jsonCopy.js';
 import { isObjectLiteral } from './objectLiteral.js';
 import { isPromiseMisuse, promiseMisuseMessage } from './promiseMisuse.js';
 import type { Mind } from './mind.js';
@@ -159,7 +159,7 @@ export class SkillRegistry {
         continue;
       }
       if (!proposed.ok || proposed.value === undefined) continue;
-      const json = frozenJsonCopy(proposed.value);
+      const json = jsonCopy(proposed.value, true);
       if ('problem' in json) {
         review.errors.push({ skill: skill.name, phase: 'propose', message: `${INPUT_MUST_BE_JSON}${json.problem}; the input is left as it was` });
         continue;
@@ -178,7 +178,7 @@ export class SkillRegistry {
         break;
       }
       if (v?.verdict === 'replace') {
-        const json = frozenJsonCopy(v.input);
+        const json = jsonCopy(v.input, true);
         if ('problem' in json) {
           review.errors.push({ skill: skill.name, phase: 'verify', message: `${INPUT_MUST_BE_JSON}${json.problem}; the input is left as it was` });
         } else {

@@ -61,9 +61,10 @@ export interface ProposalContext {
   now(): number;
   /**
    * True while a recording is re-run (`ooda replay`, or a crashed session's
-   * last signals on resume). The world already saw this action once: a tool
-   * that acts on it (runs a program, writes a file, sends a request) must not
-   * do it again, and fails instead (see {@link notRerun}).
+   * last signals on resume). The world already saw this action once: I/O
+   * done through {@link ToolContext.effect} gets its recorded outcome; a tool
+   * that acts on the world otherwise (runs a program, writes a file, sends a
+   * request) must not do it again, and fails instead (see {@link notRerun}).
    */
   readonly replaying?: boolean;
 }
@@ -88,6 +89,20 @@ export interface ToolContext extends ProposalContext {
    * honour (none, NaN, negative, over 2^31 − 1) throws, naming it.
    */
   timeout(ms: number): AbortSignal;
+  /**
+   * Runs `work`, the tool's I/O (a read, a request, a program), as a
+   * recorded effect, and resolves with its value as JSON carries it (what a
+   * store records), or rejects with its error rebuilt from its name, message
+   * and `code`. A run with a store records the outcome and the scheduler
+   * time it came; a re-run of that recording (`replaying`) gets the recorded
+   * outcome at that time instead, and `work` does not run, so the session
+   * replays identically. With no outcome recorded (a recording older than
+   * effects, or cut by a crash), a re-run runs `work` again only if it is
+   * `repeatable` (a read); otherwise the effect fails with {@link notRerun}.
+   * Once the run is given up on (`signal` aborts) the effect rejects with
+   * that reason. `name` says what it does (`read notes.txt`, `run ls -l`).
+   */
+  effect<T>(name: string, work: (signal: AbortSignal) => T | PromiseLike<T>, options?: { repeatable?: boolean }): Promise<T>;
 }
 
 /** What scoring sees: the mind and the goal being decided for. */

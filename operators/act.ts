@@ -41,7 +41,7 @@ export function actStage(runtime: Runtime, cycle: Cycle): Cycle | Promise<Cycle>
   const scope = toolRunScope(runtime.scheduler);
   let output: ToolOutput | Promise<ToolOutput>;
   try {
-    output = runTool(decision, toolContext(runtime, cycle.goal, scope));
+    output = runTool(decision, toolContext(runtime, cycle.goal, scope, decision.tool));
   } catch (error) {
     scope.end();
     throw failed(runtime, cycle, decision, error);

@@ -1,21 +1,23 @@
 /**
  * The contexts tools propose inputs in (the mind, the goal, the mind's
  * configuration and the scheduler's clock) and run in (the same, with the
- * run's signals: a {@link ToolRunScope} on the runtime's scheduler).
+ * run's signals, a {@link ToolRunScope} on the runtime's scheduler, and its
+ * recorded effects, operators/toolEffect.ts).
  */
 import type { Goal } from '../mind/goals.js';
 import type { MindConfig } from '../mind/config.js';
 import type { Mind } from '../mind/mind.js';
 import type { ProposalContext, ToolContext } from '../mind/tool.js';
 import type { Runtime } from '../streams/runtime.js';
+import { runEffect } from './toolEffect.js';
 import type { ToolRunScope } from './toolRunScope.js';
 
 export function proposalContext(runtime: Runtime, goal: Goal): ProposalContext {
   return { mind: runtime.mind, goal, config: runtime.mind.config, now: runtime.now, replaying: runtime.replaying };
 }
 
-export function toolContext(runtime: Runtime, goal: Goal, scope: ToolRunScope): ToolContext {
-  return new RunContext(runtime, goal, scope);
+export function toolContext(runtime: Runtime, goal: Goal, scope: ToolRunScope, tool: string): ToolContext {
+  return new RunContext(runtime, goal, scope, tool);
 }
 
 /**
@@ -31,12 +33,15 @@ class RunContext implements ToolContext {
   readonly replaying: boolean;
   /** A function of its own, not a method: tools take it out of the context (`{ timeout }`). */
   readonly timeout: (ms: number) => AbortSignal;
+  /** A function of its own too (`{ effect }`); see operators/toolEffect.ts. */
+  readonly effect: ToolContext['effect'];
   readonly #scope: ToolRunScope;
 
   constructor(
     runtime: Runtime,
     readonly goal: Goal,
     scope: ToolRunScope,
+    tool: string,
   ) {
     this.mind = runtime.mind;
     this.config = runtime.mind.config;
@@ -44,6 +49,7 @@ class RunContext implements ToolContext {
     this.replaying = runtime.replaying;
     this.#scope = scope;
     this.timeout = (ms) => scope.timeout(ms);
+    this.effect = (name, work, options) => runEffect({ runtime, signal: scope.signal, tool }, name, work, options);
   }
 
   get signal(): AbortSignal {

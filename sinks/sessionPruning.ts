@@ -10,7 +10,7 @@
 import type { SqliteStore } from './sqliteStore.js';
 
 /** The tables whose rows belong to one session, by their `session` column. */
-const SESSION_TABLES = ['events', 'signals', 'snapshots', 'goals', 'episodes', 'triples', 'provenance'] as const;
+const SESSION_TABLES = ['events', 'signals', 'effects', 'snapshots', 'goals', 'episodes', 'triples', 'provenance'] as const;
 
 /** A session pruning deletes (or, in a dry run, would delete). */
 export interface PrunedSession {

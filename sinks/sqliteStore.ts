@@ -23,8 +23,8 @@ import { StoreError, translate } from './storeError.js';
 import { checkStoreOptions, type StoreOptions } from './storeOptions.js';
 import { freeBytes, storeFileProblem, unwritableStoreProblem } from './storeFile.js';
 import { WriterLock } from './writerLock.js';
-import { INSERT_ORDER, INSERT_SNAPSHOT_SQL, INSERT_SQL, type EventRow, type SessionRow, type SignalRow, type SnapshotRow } from './storeSchema.js';
-import { migrate, requireCurrentSchema, requireWritableSchema, type SchemaConnection } from './storeVersion.js';
+import { INSERT_ORDER, INSERT_SNAPSHOT_SQL, INSERT_SQL, SCHEMA_VERSION, type EventRow, type SessionRow, type SignalRow, type SnapshotRow } from './storeSchema.js';
+import { migrate, requireSchema, requireWritableSchema, type SchemaConnection } from './storeVersion.js';
 import { WriteBatch, type ChunkTable } from './writeBatch.js';
 
 export type { StoreAccess, StoreOptions, Synchronous } from './storeOptions.js';
@@ -44,6 +44,7 @@ export class SqliteStore {
   private readonly statements = new Map<ChunkTable, Promise<sqlite3.Statement>>();
   private closed = false;
   readonly batchSize: number;
+  private version = SCHEMA_VERSION;
 
   private constructor(
     readonly file: string,
@@ -108,12 +109,12 @@ export class SqliteStore {
     }
   }
 
-  /** A read-only connection to the file (or to `via.uri`, set up by `via.pragma`), on a store of this program's schema. */
+  /** A read-only connection to the file (or to `via.uri`, set up by `via.pragma`), on a store of this program's schema or an older one. */
   private static async connectReader(file: string, options: StoreOptions, via?: { uri: string; pragma?: string }): Promise<SqliteStore> {
     const store = await (via ? SqliteStore.connect(file, via.uri, sqlite3.OPEN_READONLY | sqlite3.OPEN_URI, options) : SqliteStore.connect(file, file, sqlite3.OPEN_READONLY, options));
     return store.prepare(async () => {
       if (via?.pragma) await store.run(via.pragma);
-      await requireCurrentSchema(store.connection);
+      store.version = await requireSchema(store.connection);
     });
   }
 
@@ -282,6 +283,11 @@ export class SqliteStore {
     return snapshot;
   }
 
+  /** The file's schema version: this program's (a writer migrates it), or an older one a reader reads as it is. */
+  get schemaVersion(): number {
+    return this.version;
+  }
+
   /** The session's signals after the given id, in the order they entered; at most `limit`. */
   signals(session: string, afterId = 0, limit = -1): Promise<SignalRow[]> {
     return this.all<SignalRow>('SELECT * FROM signals WHERE session = ? AND id > ? ORDER BY id LIMIT ?', [session, afterId, limit]);
@@ -320,12 +326,13 @@ export class SqliteStore {
     return row?.seq;
   }
 
-  /** The next free ids: event seq, signal id and snapshot id. */
-  async nextIds(): Promise<{ seq: number; signal: number; snapshot: number }> {
-    const row = (await this.get<{ seq: number; signal: number; snapshot: number }>(
-      'SELECT (SELECT coalesce(max(seq), 0) FROM events) AS seq, (SELECT coalesce(max(id), 0) FROM signals) AS signal, (SELECT coalesce(max(id), 0) FROM snapshots) AS snapshot',
+  /** The next free ids: event seq, signal, snapshot and effect id. */
+  async nextIds(): Promise<{ seq: number; signal: number; snapshot: number; effect: number }> {
+    const row = (await this.get<{ seq: number; signal: number; snapshot: number; effect: number }>(
+      'SELECT (SELECT coalesce(max(seq), 0) FROM events) AS seq, (SELECT coalesce(max(id), 0) FROM signals) AS signal, ' +
+        '(SELECT coalesce(max(id), 0) FROM snapshots) AS snapshot, (SELECT coalesce(max(id), 0) FROM effects) AS effect',
     ))!;
-    return { seq: row.seq + 1, signal: row.signal + 1, snapshot: row.snapshot + 1 };
+    return { seq: row.seq + 1, signal: row.signal + 1, snapshot: row.snapshot + 1, effect: row.effect + 1 };
   }
 
   /**

@@ -95,6 +95,20 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX provenance_goal ON provenance (session, goal_id);
   `,
+  `
+  CREATE TABLE effects (
+    id      INTEGER PRIMARY KEY,
+    session TEXT NOT NULL,
+    cycle   INTEGER NOT NULL,
+    n       INTEGER NOT NULL,
+    at      REAL NOT NULL,
+    tool    TEXT NOT NULL,
+    name    TEXT NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('ok', 'error', 'abandoned')),
+    value   TEXT
+  );
+  CREATE UNIQUE INDEX effects_key ON effects (session, cycle, n);
+  `,
 ];
 
 /** The schema version this program writes. */
@@ -116,11 +130,12 @@ export const INSERT_SQL: Record<ChunkTable, string> = {
   events:
     "INSERT INTO events (seq, session, cycle, at, kind, body) SELECT value->>'seq', value->>'session', value->>'cycle', value->>'at', value->>'kind', " +
     `json_remove(value, '$.seq', '$.session', '$.cycle', '$.at', '$.kind') FROM ${CHUNK_ROWS}`,
+  effects: insertFromJson('effects', ['id', 'session', 'cycle', 'n', 'at', 'tool', 'name', 'outcome'], ['value']),
   provenance: insertFromJson('provenance', ['seq', 'session', 'cycle', 'at', 'goal_id', 'tool', 'score', 'breakdown', 'status', 'progress'], []),
 };
 
 /** The order in which a transaction inserts its chunks, so statements that follow can rely on them; its snapshots come after them all. */
-export const INSERT_ORDER: ChunkTable[] = ['sessions', 'signals', 'events', 'provenance'];
+export const INSERT_ORDER: ChunkTable[] = ['sessions', 'signals', 'effects', 'events', 'provenance'];
 
 /**
  * The INSERT of one snapshot, its columns bound as they are ({@link WriteBatch.snapshotRows}): a snapshot is
@@ -158,6 +173,18 @@ export interface SignalRow {
   at: number;
   type: string;
   body: string;
+}
+
+export interface EffectRow {
+  id: number;
+  session: string;
+  cycle: number;
+  n: number;
+  at: number;
+  tool: string;
+  name: string;
+  outcome: string;
+  value: string | null;
 }
 
 export interface EventRow {

@@ -3,8 +3,8 @@
  * migrations: what a file must be before a store is opened on it. A file
  * newer than this program, or with a version no ooda-rx writes, is refused; a
  * writer takes an older store (and migrates it) or an empty file, never
- * another program's database; a reader needs this program's version, since
- * it cannot migrate. Each refusal is a {@link StoreError} naming the file.
+ * another program's database; a reader takes this program's version or an
+ * older one, as it is. Each refusal is a {@link StoreError} naming the file.
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { StoreError } from './storeError.js';
@@ -32,8 +32,12 @@ async function schemaVersion(c: SchemaConnection): Promise<number> {
   return version;
 }
 
-/** The file's schema version, refused when the file has none (it is not an ooda-rx store). */
-async function requireSchema(c: SchemaConnection): Promise<number> {
+/**
+ * The file's schema version, refused when the file has none (it is not an
+ * ooda-rx store). A reader, which cannot migrate, reads an older version as
+ * it is: migrations only add tables.
+ */
+export async function requireSchema(c: SchemaConnection): Promise<number> {
   const version = await schemaVersion(c);
   if (version === 0) {
     const empty = (await c.all('SELECT name FROM sqlite_master LIMIT 1')).length === 0;
@@ -70,7 +74,7 @@ function missingLogHint(file: string): string {
 }
 
 /** The tables the migrations up to `version` create (they only ever add tables). */
-function tablesOf(version: number): string[] {
+export function tablesOf(version: number): string[] {
   return Array.from(MIGRATIONS.slice(0, version).join('\n').matchAll(/CREATE TABLE (\w+)/g), (match) => match[1]!);
 }
 
@@ -120,13 +124,6 @@ export async function requireWritableSchema(c: SchemaConnection, access: 'create
   throw new StoreError(`store: open: ${c.file} is an SQLite database but not an ooda-rx store (it holds ${named}): ooda writes only its own stores or empty files; pass another --db`, 'SCHEMA');
 }
 
-/** For a read-only store: the schema must be this program's, since it cannot be migrated. */
-export async function requireCurrentSchema(c: SchemaConnection): Promise<void> {
-  const version = await requireSchema(c);
-  if (version < SCHEMA_VERSION) {
-    throw new StoreError(`store: open: ${c.file} has schema version ${version}, older than this program's ${SCHEMA_VERSION}: a command that writes it (ooda resume) migrates it`, 'SCHEMA');
-  }
-}
 
 /** Applies the missing migrations; also proves the file is writable (it always writes `user_version`). */
 export async function migrate(c: SchemaConnection): Promise<void> {

@@ -24,6 +24,8 @@ export interface InsertRows {
     config: unknown;
   };
   signals: { id: number; session: string; at: number; type: string; body: unknown };
+  /** A tool's effect (streams/effects.ts): `value` is its JSON column, absent for none. */
+  effects: { id: number; session: string; cycle: number; n: number; at: number; tool: string; name: string; outcome: string; value?: unknown };
   /** The event itself: `seq`, `session`, `cycle`, `at` and `kind` are its columns, the rest of it is its `body`. */
   events: { seq: number; session: string; cycle: number; at: number; kind: string };
   snapshots: { id: number; session: string; at: number; cycle: number; signal_id: number; reason: string; state: unknown };
@@ -83,6 +85,7 @@ export interface SqlStatement {
 const TIME_COLUMN: { readonly [T in ChunkTable]: readonly [key: string, time: string] } = {
   sessions: ['id', 'started_at'],
   signals: ['id', 'at'],
+  effects: ['id', 'at'],
   events: ['seq', 'at'],
   provenance: ['seq', 'at'],
 };
@@ -172,7 +175,7 @@ export class WriteBatch {
   /** `rowsPerChunk`: rows per JSON array, i.e. per INSERT statement. */
   constructor(rowsPerChunk: number) {
     const rows = (): TableRows => new TableRows(rowsPerChunk);
-    this.tables = { sessions: rows(), signals: rows(), events: rows(), provenance: rows() };
+    this.tables = { sessions: rows(), signals: rows(), effects: rows(), events: rows(), provenance: rows() };
   }
 
   /** Adds a row, serialised now (or already, as `json`, but for a snapshot): later changes to the object are not written. */

@@ -20,6 +20,7 @@ import type { Tool } from '../mind/tool.js';
 import { describeValue } from '../mind/describeValue.js';
 import { AgentConfig, resolveConfig, type AgentConfigInput } from './config.js';
 import type { Cycle, Watcher } from './cycle.js';
+import type { EffectLog } from './effects.js';
 import type { Draft } from './events.js';
 import type { CommandHandler, Runtime } from './runtime.js';
 import type { Signal, Stimulus } from './signals.js';
@@ -91,6 +92,12 @@ export interface AgentOptions {
   firstSeq?: number;
   /** True when the run re-runs a recording (`ooda replay`, crash recovery on resume): tools see it as `ToolContext.replaying` and must not act on the world again. Default false. */
   replaying?: boolean;
+  /**
+   * Where tools' effects (`ToolContext.effect`) are recorded, or read back
+   * when `replaying` (streams/effects.ts). A store's Persistence and replay
+   * pass it; default none: effects run and nothing is recorded.
+   */
+  effects?: EffectLog;
   /**
    * Called as each signal (or rejected stimulus) begins its pass, in processing
    * order and at its scheduler time: exactly what a store must record for a
@@ -164,7 +171,7 @@ export function registerEach<T>(name: string, items: readonly T[], register: (it
 /** Every option createAgent takes (the record makes the compiler name one added to {@link AgentOptions} and not here). */
 const OPTION_KEYS = Object.keys({
   config: true, scheduler: true, session: true, mind: true, tools: true, cycle: true, watchers: true,
-  skills: true, psyche: true, commands: true, firstSeq: true, replaying: true, onEnter: true,
+  skills: true, psyche: true, commands: true, firstSeq: true, replaying: true, effects: true, onEnter: true,
 } satisfies Record<keyof AgentOptions, true>);
 
 /**
@@ -184,12 +191,12 @@ export function checkOptionKeys(options: AgentOptions): void {
 
 /**
  * The single-valued options (`scheduler`, `session`, `mind`, `cycle`,
- * `firstSeq`, `replaying`, `onEnter`), each checked for its kind; throws a
+ * `firstSeq`, `replaying`, `effects`, `onEnter`), each checked for its kind; throws a
  * TypeError naming the option and what it got: `scheduler must be a
  * SchedulerLike (with now() and schedule()) (got an object)`.
  */
 export function checkScalarOptions(options: AgentOptions): void {
-  const { scheduler, session, mind, cycle, firstSeq, replaying, onEnter } = options as Record<keyof AgentOptions, unknown>;
+  const { scheduler, session, mind, cycle, firstSeq, replaying, effects, onEnter } = options as Record<keyof AgentOptions, unknown>;
   const check = (name: string, value: unknown, ok: boolean, expected: string): void => {
     if (value !== undefined && !ok) throw new TypeError(`${name} must be ${expected} (got ${describeValue(value)})`);
   };
@@ -201,6 +208,9 @@ export function checkScalarOptions(options: AgentOptions): void {
   check('firstSeq', firstSeq, Number.isSafeInteger(firstSeq) && (firstSeq as number) >= 0, 'a whole number ≥ 0');
   check('replaying', replaying, typeof replaying === 'boolean', 'true or false');
   check('onEnter', onEnter, typeof onEnter === 'function', 'a function');
+  const log = effects as { record?: unknown; recorded?: unknown } | null;
+  const optionalFunction = (value: unknown) => value === undefined || typeof value === 'function';
+  check('effects', effects, typeof log === 'object' && log !== null && optionalFunction(log.record) && optionalFunction(log.recorded), 'an object with optional record and recorded functions');
 }
 
 /** The operator a `cycle` option returned; a TypeError when it returned something else. */

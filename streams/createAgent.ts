@@ -129,6 +129,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
     scheduler,
     now: () => passAt ?? scheduler.now(),
     replaying: options.replaying ?? false,
+    ...(options.effects ? { effects: options.effects } : {}),
     commands: [
       ...builtinCommands(),
       ...planningCommands(),

@@ -32,6 +32,7 @@ export { startPersistentProgram } from './persistentProgram.js';
 export { Persistence, type PersistenceContext, type PersistenceOptions, type Resumed } from './session.js';
 export { StartInterrupted, StartUp } from './startUp.js';
 export { DivergenceCheck, eventFromRow, loadRecording, replayOn, replaySession, type Divergence, type Recording, type ReplayResult } from './replay.js';
+export type { EffectKey, EffectLog, EffectOutcome, RecordedEffect } from './effects.js';
 export { storedMindState } from './storedState.js';
 export { createRuntime, type CommandHandler, type Runtime } from './runtime.js';
 export * from './signals.js';

@@ -3,8 +3,9 @@
  * every signal it recorded, each fed at its recorded scheduler time on a
  * virtual clock, with the driver off (`drive: false`: the recorded ticks drive
  * the cycles) — and compares the events with the recorded ones. Cycles are
- * deterministic (time and randomness are injected), so a session replays
- * identically unless a tool did real I/O or the recording was altered.
+ * deterministic (time and randomness are injected, and tools' I/O is given
+ * back from the recorded effects), so a session replays identically unless
+ * the recording was altered.
  *
  * Signals and recorded events are read a page at a time while the session is
  * re-run, so memory does not grow with the session's length: the virtual
@@ -16,6 +17,7 @@
  */
 import { Subject } from 'rxjs';
 import { z } from 'zod';
+import { recordedEffects } from '../sinks/effectRows.js';
 import { eventJson } from '../sinks/eventJson.js';
 import type { SqliteStore } from '../sinks/sqliteStore.js';
 import type { EventRow, SignalRow } from '../sinks/storeSchema.js';
@@ -24,6 +26,7 @@ import type { AgentConfig } from './config.js';
 import { createAgent, type Agent, type AgentOptions } from './createAgent.js';
 import { HoldableClock } from './holdableClock.js';
 import { INTERNAL_BODY_FIELDS } from './internalSignalShapes.js';
+import type { EffectKey, RecordedEffect } from './effects.js';
 import type { AgentEvent } from './events.js';
 import { saveCommand } from './saveCommand.js';
 import { ExternalSignal, SignalMeta, type Signal, type Stimulus } from './signals.js';
@@ -42,6 +45,8 @@ export interface Recording {
   signals: AsyncIterable<readonly SignalRow[]>;
   /** How the recorded run stopped, when it did (a crashed one did not). */
   stop?: { at: number; reason: string };
+  /** The tools' effects it recorded, by key (e.g. from the store's `effects` table); without it, effects run again as `ToolContext.effect` says. */
+  effects?: ((key: EffectKey) => Promise<RecordedEffect | undefined>) | undefined;
 }
 
 const envelope = { depth: z.number().int().min(0), meta: SignalMeta, at: z.number().optional() };
@@ -85,9 +90,10 @@ export function parseSignalRow(row: SignalRow): { signal: Signal } | { stimulus:
  * Re-runs a recording on a virtual clock starting at `startAt`, handing each
  * event to `onEvent` as it is made (nothing is kept), and calling `onPage`
  * whenever the clock is held for the next page of signals. Tools see
- * `replaying` in their context: the world saw these actions once, so the
- * built-in ones that act on it (shell_exec, file_io writes, http_fetch) fail
- * instead of doing them again. Pending promises settle before each step of
+ * `replaying` in their context: the world saw these actions once, so their
+ * effects (`ctx.effect`) settle as `recording.effects` says, at their
+ * recorded times, instead of being done again (with none recorded, only a
+ * repeatable one runs again). Pending promises settle before each step of
  * the clock (see HoldableClock), so an async tool settles at the virtual time
  * it did when recorded. Resolves with the agent, whose mind holds the
  * final state. `options` must carry the same tools, watchers and commands as
@@ -101,7 +107,17 @@ export async function replayOn(
 ): Promise<Agent> {
   const scheduler = new HoldableClock();
   scheduler.frame = recording.startAt;
-  const agent = createAgent({ ...options, config: recording.config, session: recording.session, scheduler, firstSeq: recording.firstSeq, replaying: true });
+  const { effects } = recording;
+  const agent = createAgent({
+    ...options,
+    config: recording.config,
+    session: recording.session,
+    scheduler,
+    firstSeq: recording.firstSeq,
+    replaying: true,
+    // The clock waits while a recorded effect is read: it settles at its recorded time.
+    ...(effects ? { effects: { recorded: (key: EffectKey) => scheduler.wait(effects(key)) } } : {}),
+  });
   agent.mind.restore(recording.base);
   const stimuli$ = new Subject<Stimulus>();
   const signals$ = new Subject<Signal>();
@@ -214,6 +230,7 @@ export async function loadRecording(store: SqliteStore, sessionId: string): Prom
     base: storedMindState(store.file, base),
     startAt: first?.kind === 'session' ? first.at : base.at,
     signals: store.signalPages(sessionId),
+    effects: recordedEffects(store, sessionId),
   };
   if (last?.kind === 'session' && last.state === 'stopped') recording.stop = { at: last.at, reason: last.reason ?? 'stopped' };
   return { recording, ended: session.status === 'ended' };

@@ -8,6 +8,7 @@ import type { Mind } from '../mind/mind.js';
 import { commandTable } from './commandTable.js';
 import type { AgentConfig } from './config.js';
 import type { Cycle } from './cycle.js';
+import type { EffectLog } from './effects.js';
 import type { Draft } from './events.js';
 
 /**
@@ -36,6 +37,10 @@ export interface Runtime {
   currentPass?: Cycle;
   /** True while a recording is re-run (replay, crash recovery): tools must not act on the world again (see `ToolContext.replaying`). */
   readonly replaying: boolean;
+  /** Where tools' effects are recorded (a live run with a store) or read back (a re-run): see streams/effects.ts. */
+  readonly effects: EffectLog;
+  /** The cycle the last effect was started at, and how many were started at that cycle number (the effects' keys). */
+  readonly effectCount: { cycle: number; started: number };
 }
 
 export function createRuntime(options: {
@@ -46,6 +51,7 @@ export function createRuntime(options: {
   /** The clock the stages read. Default: `scheduler.now()`. */
   now?: () => number;
   replaying?: boolean;
+  effects?: EffectLog;
 }): Runtime {
   const { scheduler } = options;
   return {
@@ -57,5 +63,7 @@ export function createRuntime(options: {
     abandon$: new Subject<void>(),
     waitingOn: undefined,
     replaying: options.replaying ?? false,
+    effects: options.effects ?? {},
+    effectCount: { cycle: -1, started: 0 },
   };
 }

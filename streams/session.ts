@@ -20,6 +20,7 @@
  */
 import { QueryTables } from '../sinks/queryTables.js';
 import { pruneSnapshots } from '../sinks/snapshotRetention.js';
+import { effectRow, recordedEffects } from '../sinks/effectRows.js';
 import { SqliteStore, type StoreOptions } from '../sinks/sqliteStore.js';
 import type { SessionRow } from '../sinks/storeSchema.js';
 import { checkSqliteSinkOptions } from '../sinks/sqliteSinkOptions.js';
@@ -83,6 +84,7 @@ export class Persistence {
   private queryTables: QueryTables | undefined;
   private nextSignal: number;
   private nextSnapshot: number;
+  private nextEffect: number;
   private lastSaveAt = 0;
   /** The sink's count of committed writes at which the session's row and first snapshot are in the store (set by attach). */
   private startCommittedAt: number | undefined;
@@ -96,12 +98,13 @@ export class Persistence {
     /** The configuration to run with: on resume, `maxCycles` counts from the restored cycle. */
     readonly config: AgentConfig,
     readonly firstSeq: number,
-    ids: { signal: number; snapshot: number },
+    ids: { signal: number; snapshot: number; effect: number },
     private readonly restored: MindState | undefined,
     readonly resumed: Resumed | undefined,
   ) {
     this.nextSignal = ids.signal;
     this.nextSnapshot = ids.snapshot;
+    this.nextEffect = ids.effect;
     this.sink = toSqlite(store, {
       ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
       ...(options.flushMs !== undefined ? { flushMs: options.flushMs } : {}),
@@ -146,13 +149,14 @@ export class Persistence {
     }
   }
 
-  /** The agent's options with the session's added: the first seq, the `save` command and the signal recorder. */
-  agentOptions<O extends AgentOptions>(base?: O): O & Pick<AgentOptions, 'firstSeq' | 'commands' | 'onEnter'> {
+  /** The agent's options with the session's added: the first seq, the `save` command and the recorders of signals and tools' effects. */
+  agentOptions<O extends AgentOptions>(base?: O): O & Pick<AgentOptions, 'firstSeq' | 'commands' | 'onEnter' | 'effects'> {
     return {
       ...(base as O),
       firstSeq: this.firstSeq,
       commands: [...(base?.commands ?? []), saveCommand],
       onEnter: (entering: Entering) => this.onEnter(entering),
+      effects: { record: (effect) => this.sink.insert('effects', effectRow(this.nextEffect++, this.bound().session, effect)) },
     };
   }
 
@@ -230,8 +234,14 @@ export class Persistence {
     if (snapshotFailure) throw snapshotFailure.error;
   }
 
-  private onEnter(entering: Entering): Entering | undefined {
+  /** The agent attach bound; throws when there is none yet. */
+  private bound(): Agent {
     if (!this.agent) throw new Error('the session records nothing: Persistence.attach has not bound the agent (it was not called, or it failed)');
+    return this.agent;
+  }
+
+  private onEnter(entering: Entering): Entering | undefined {
+    const agent = this.bound();
     // The mark of the signal taken in past max cycles is kept, for a replay to warn at the same pass (see Entering).
     const pastMaxCycles = entering.pastMaxCycles ? { pastMaxCycles: true as const } : {};
     if ('rejected' in entering) {
@@ -240,7 +250,7 @@ export class Persistence {
       this.recordSignal(at, 'rejected', { source, line, reason, preview, ...pastMaxCycles });
       return;
     }
-    const now = this.agent.runtime.now();
+    const now = agent.runtime.now();
     const signal = entering.signal;
     let snapshotFailed: string | undefined;
     if (signal.type === 'command' && signal.command === 'save') snapshotFailed = this.trySnapshot('save command');
@@ -324,6 +334,7 @@ async function restoreState(store: SqliteStore, session: SessionRow, context: Pe
       base: state,
       startAt: snapshot.at,
       signals: store.signalPages(session.id, snapshot.signal_id),
+      effects: recordedEffects(store, session.id),
     },
     { ...context.agent, commands: [...(context.agent?.commands ?? []), saveCommand] },
     () => undefined,

@@ -11,9 +11,12 @@ import type { ToolContext, ToolOutput } from '../mind/tool.js';
 import { builtinTools } from '../mind/tools/index.js';
 import { runTool } from '../mind/toolRun.js';
 import type { Decision } from '../mind/toolSelection.js';
+import { runEffect } from '../operators/toolEffect.js';
 import { toolRunScope, type ToolRunScope } from '../operators/toolRunScope.js';
+import { AgentConfig } from '../streams/config.js';
 import { createAgent, type AgentOptions } from '../streams/createAgent.js';
 import type { AgentEvent } from '../streams/events.js';
+import { createRuntime } from '../streams/runtime.js';
 import type { Signal, Stimulus } from '../streams/signals.js';
 
 /** The demo knowledge base's facts. */
@@ -34,16 +37,35 @@ export function demoMind(): Mind {
   return mind;
 }
 
-/** The context a tool runs in, for a goal of the mind, at time `at`, with the run's signals from `scope` (real time by default). */
-export function contextFor(mind: Mind, goal: Goal, at = 0, scope: ToolRunScope = toolRunScope(asyncScheduler)): ToolContext {
-  return { mind, goal, config: mind.config, now: () => at, signal: scope.signal, timeout: (ms) => scope.timeout(ms) };
+/**
+ * The context a tool runs in, for a goal of the mind, at time `at`, with the run's signals from `scope` (real time by default)
+ * and its effects run as act runs them for `tool` (operators/toolEffect.ts), re-run ones when `replaying` (none recorded).
+ */
+export function contextFor(
+  mind: Mind,
+  goal: Goal,
+  at = 0,
+  scope: ToolRunScope = toolRunScope(asyncScheduler),
+  { tool = 'a_tool', replaying = false }: { tool?: string; replaying?: boolean } = {},
+): ToolContext {
+  const runtime = createRuntime({ mind, config: AgentConfig.parse({}), scheduler: asyncScheduler, replaying });
+  return {
+    mind,
+    goal,
+    config: mind.config,
+    now: () => at,
+    replaying,
+    signal: scope.signal,
+    timeout: (ms) => scope.timeout(ms),
+    effect: (name, work, options) => runEffect({ runtime, signal: scope.signal, tool }, name, work, options),
+  };
 }
 
 /** Runs a decided tool as act does (asynchronously, on real time), ending its scope (releasing its timers) once it settles. */
 export function runDecision(mind: Mind, goal: Goal, decision: Decision): Promise<ToolOutput> {
   const scope = toolRunScope(asyncScheduler);
   return Promise.resolve()
-    .then(() => runTool(decision, contextFor(mind, goal, 0, scope)))
+    .then(() => runTool(decision, contextFor(mind, goal, 0, scope, { tool: decision.tool })))
     .finally(() => scope.end());
 }
 

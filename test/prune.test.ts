@@ -6,11 +6,12 @@
  * a locked store are clear errors.
  */
 import test from 'ava';
-import { mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pruneSessions } from '../sinks/sessionPruning.js';
 import { SqliteStore } from '../sinks/sqliteStore.js';
+import { MIGRATIONS } from '../sinks/storeSchema.js';
 import { AgentConfig } from '../streams/config.js';
 import { replaySession } from '../streams/replay.js';
 import type { Stimulus } from '../streams/signals.js';
@@ -18,16 +19,20 @@ import { runCli } from './helpers/cli.js';
 import { holdWriteLock } from './helpers/lock.js';
 import { recordSession } from './helpers/recordSession.js';
 
-const TABLES = ['events', 'signals', 'snapshots', 'goals', 'episodes', 'triples', 'provenance'];
-const config = AgentConfig.parse({ seed: 3, heartbeatMs: 0, maxCycles: 30 });
+/** Every table with rows of a session: all but `sessions` (read from the schema, so a table added later is checked too). */
+const TABLES = MIGRATIONS.flatMap((sql) => Array.from(sql.matchAll(/CREATE TABLE (\w+)/g), (m) => m[1]!)).filter((table) => table !== 'sessions');
 const stimuli = (n: number): Stimulus[] => [
   ...Array.from({ length: 20 }, (_, i) => ({ source: 'test', value: { type: 'fact', subject: `planet ${n}`, predicate: 'has moon', object: `moon ${i}` } })),
   { source: 'test', value: { type: 'goal', description: `Find moons of planet ${n}`, criteria: 'zzqx', priority: 100 } },
+  { source: 'test', value: { type: 'goal', description: 'Read the file notes.txt', criteria: 'zzqx', priority: 200 } },
 ];
 
-/** A store with sessions s1..s4, oldest first, each with facts, a goal and 30 cycles. */
+/** A store with sessions s1..s4, oldest first, each with facts, two goals (one reads a file: an effect) and 30 cycles. */
 async function fourSessions(): Promise<string> {
-  const db = join(mkdtempSync(join(tmpdir(), 'ooda-prune-')), 'ooda.db');
+  const dir = mkdtempSync(join(tmpdir(), 'ooda-prune-'));
+  writeFileSync(join(dir, 'notes.txt'), 'Mars has two moons.\n');
+  const config = AgentConfig.parse({ seed: 3, heartbeatMs: 0, maxCycles: 30, tools: { workspace: dir } });
+  const db = join(dir, 'ooda.db');
   for (let n = 1; n <= 4; n++) await recordSession(db, `s${n}`, config, stimuli(n));
   return db;
 }

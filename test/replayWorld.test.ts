@@ -23,7 +23,7 @@ const tempDir = (t: { teardown(fn: () => void): void }): string => {
 /** Runs a built-in tool as act would while a recording is re-run. */
 async function rerun(mind: Mind, name: string, input: unknown): Promise<unknown> {
   const goal = mind.addGoal({ description: 'replayed' });
-  const context: ToolContext = { ...contextFor(mind, goal), replaying: true };
+  const context: ToolContext = contextFor(mind, goal, 0, undefined, { tool: name, replaying: true });
   return mind.tools.get(name)!.execute(input, context);
 }
 
@@ -38,7 +38,7 @@ test('while a recording is re-run, shell_exec runs no program, file_io writes no
   t.is(write!.message, 'file_io: not done again while a recording is re-run (replay or crash recovery): it would write notes.txt');
   t.false(existsSync(join(dir, 'notes.txt')));
   const fetch = await t.throwsAsync(rerun(mind, 'http_fetch', { url: 'http://127.0.0.1:9/page' }), { instanceOf: ToolFailure });
-  t.is(fetch!.message, 'http_fetch: not done again while a recording is re-run (replay or crash recovery): it would send GET http://127.0.0.1:9/page');
+  t.is(fetch!.message, 'http_fetch: not done again while a recording is re-run (replay or crash recovery): it would GET http://127.0.0.1:9/page');
   appendFileSync(join(dir, 'facts.txt'), 'Mars has two moons.');
   t.like(await rerun(mind, 'file_io', { op: 'read', path: 'facts.txt' }), { ok: true, content: 'Mars has two moons.' });
 });

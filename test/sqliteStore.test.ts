@@ -42,7 +42,7 @@ test('opening creates the schema at the current version, in WAL mode; reopening 
   t.is((await again.get<{ user_version: number }>('PRAGMA user_version'))!.user_version, SCHEMA_VERSION);
   t.is((await again.get<{ synchronous: number }>('PRAGMA synchronous'))!.synchronous, 2);
   const tables = (await again.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")).map((r) => r.name);
-  t.deepEqual(tables, ['episodes', 'events', 'goals', 'provenance', 'sessions', 'signals', 'snapshots', 'triples']);
+  t.deepEqual(tables, ['effects', 'episodes', 'events', 'goals', 'provenance', 'sessions', 'signals', 'snapshots', 'triples']);
   await again.close();
 });
 
@@ -82,7 +82,7 @@ test('a database of another program that numbers its schema with user_version 1 
   const file = tempDb();
   const db = new Database(file);
   db.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES ('keep me')");
-  db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  db.pragma('user_version = 1');
   db.close();
   const before = readFileSync(file);
   for (const access of ['create', 'existing', 'read'] as const) {
@@ -90,7 +90,7 @@ test('a database of another program that numbers its schema with user_version 1 
     t.is(error!.code, 'SCHEMA', access);
     t.is(
       error!.message,
-      `store: open: ${file} is not an ooda-rx store: it has schema version ${SCHEMA_VERSION} (PRAGMA user_version) but lacks its table(s) sessions, signals, events, snapshots, goals, episodes, triples, provenance: it is damaged or another program's database; pass another --db`,
+      `store: open: ${file} is not an ooda-rx store: it has schema version 1 (PRAGMA user_version) but lacks its table(s) sessions, signals, events, snapshots, goals, episodes, triples, provenance: it is damaged or another program's database; pass another --db`,
       access,
     );
   }

@@ -15,7 +15,7 @@ import { lstat, mkdir, open, readdir, readlink, realpath, stat, type FileHandle 
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { filePath, quotedText } from '../goalText.js';
-import { notRerun, ToolFailure, type Tool, type ToolContext, type ToolOutput } from '../tool.js';
+import { ToolFailure, type Tool, type ToolContext, type ToolOutput } from '../tool.js';
 
 const Input = z.object({
   op: z.enum(['read', 'write', 'list']),
@@ -85,45 +85,60 @@ export const fileIo: Tool<z.infer<typeof Input>> = {
   },
 };
 
-/** Runs one file operation; file-system errors (ENOENT, EISDIR, …) are turned into tool failures by the caller. */
-async function fileOperation({ op, path, content }: z.infer<typeof Input>, { mind, config, now, replaying }: ToolContext): Promise<ToolOutput> {
-  const checked = await workspacePath(config.tools.workspace, path);
-  const { target } = checked;
+/**
+ * Runs one file operation. Its file-system work is one recorded effect
+ * (`ctx.effect`): a replay gets what the file system gave the run, and never
+ * writes again. File-system errors (ENOENT, EISDIR, …) are turned into tool
+ * failures by the caller.
+ */
+async function fileOperation({ op, path, content }: z.infer<typeof Input>, { mind, config, now, effect }: ToolContext): Promise<ToolOutput> {
+  const { workspace, fileMaxBytes } = config.tools;
   if (op === 'list') {
-    const names = await listFolder(checked, path);
+    const names = await effect(`list ${path}`, async () => listFolder(await workspacePath(workspace, path), path), { repeatable: true });
     return { ok: true, summary: `${names.length} entr(ies) in ${path}: ${names.slice(0, 10).join(', ')}`, data: names };
   }
   if (op === 'write') {
     if (content === undefined) throw new ToolFailure('file_io', 'invalid input: content: required to write');
-    if (replaying) throw notRerun('file_io', `write ${path}`);
-    const parent = await openParent(checked, path);
-    try {
-      if (!parent) await mkdir(join(target, '..'), { recursive: true });
-      const inParent = parent ? { root: checked.root, target: join(ownPath(parent), basename(target)) } : checked;
-      const file = await openFile(inParent, path, constants.O_WRONLY | constants.O_CREAT);
-      try {
-        await file.truncate(0);
-        await file.writeFile(content, 'utf8');
-      } finally {
-        await file.close();
-      }
-    } finally {
-      await parent?.close();
-    }
-    return { ok: true, summary: `wrote ${Buffer.byteLength(content)} byte(s) to ${path}`, data: { path, bytes: Buffer.byteLength(content) } };
+    const bytes = await effect(`write ${path}`, async () => writeFile(await workspacePath(workspace, path), path, content));
+    return { ok: true, summary: `wrote ${bytes} byte(s) to ${path}`, data: { path, bytes } };
   }
+  const read = await effect(`read ${path}`, async () => readFile(await workspacePath(workspace, path), path, fileMaxBytes), { repeatable: true });
+  mind.library.add({ id: mind.id('doc'), source: `file:${path}`, text: read.text, at: now() });
+  return { ok: true, summary: `read ${read.bytes} byte(s) from ${path}`, content: read.text, data: { path, bytes: read.bytes } };
+}
+
+/** Writes `content` to a checked path, creating missing folders inside the workspace; returns the bytes written. */
+async function writeFile(checked: WorkspaceTarget, path: string, content: string): Promise<number> {
+  const { target } = checked;
+  const parent = await openParent(checked, path);
+  try {
+    if (!parent) await mkdir(join(target, '..'), { recursive: true });
+    const inParent = parent ? { root: checked.root, target: join(ownPath(parent), basename(target)) } : checked;
+    const file = await openFile(inParent, path, constants.O_WRONLY | constants.O_CREAT);
+    try {
+      await file.truncate(0);
+      await file.writeFile(content, 'utf8');
+    } finally {
+      await file.close();
+    }
+  } finally {
+    await parent?.close();
+  }
+  return Buffer.byteLength(content);
+}
+
+/** Reads a checked file of at most `maxBytes` as UTF-8 text. */
+async function readFile(checked: WorkspaceTarget, path: string, maxBytes: number): Promise<{ text: string; bytes: number }> {
   const file = await openFile(checked, path, constants.O_RDONLY);
   let bytes: Buffer;
   try {
     const { size } = await file.stat();
-    if (size > config.tools.fileMaxBytes) throw new ToolFailure('file_io', `${path} is ${size} bytes, over the ${config.tools.fileMaxBytes}-byte limit`);
+    if (size > maxBytes) throw new ToolFailure('file_io', `${path} is ${size} bytes, over the ${maxBytes}-byte limit`);
     bytes = await readStart(file, size);
   } finally {
     await file.close();
   }
-  const text = bytes.toString('utf8');
-  mind.library.add({ id: mind.id('doc'), source: `file:${path}`, text, at: now() });
-  return { ok: true, summary: `read ${bytes.length} byte(s) from ${path}`, content: text, data: { path, bytes: bytes.length } };
+  return { text: bytes.toString('utf8'), bytes: bytes.length };
 }
 
 /**

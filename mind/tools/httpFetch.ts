@@ -7,11 +7,13 @@
  * `tools.httpTimeoutMs` (5 s) of the runtime's scheduler time
  * (`ToolContext.timeout`); the request is also aborted when act gives up on
  * the run (`toolTimeoutMs`, the run stopping). A text body joins
- * the library and is the content goals are checked against.
+ * the library and is the content goals are checked against. The request is
+ * a recorded effect (`ctx.effect`): a replay gets the response the run got
+ * and sends nothing.
  */
 import { z } from 'zod';
 import { url as urlIn } from '../goalText.js';
-import { notRerun, ToolFailure, type Tool } from '../tool.js';
+import { ToolFailure, type Tool } from '../tool.js';
 
 const Input = z.object({
   url: z.string().min(1, 'url is required'),
@@ -53,7 +55,7 @@ export const httpFetch: Tool<z.infer<typeof Input>> = {
   propose({ goal }) {
     return { url: urlIn(goal) ?? '' };
   },
-  async execute({ url: raw }, { mind, config, now, replaying, timeout }) {
+  async execute({ url: raw }, { mind, config, now, timeout, effect }) {
     let url: URL;
     try {
       url = new URL(raw);
@@ -65,31 +67,51 @@ export const httpFetch: Tool<z.infer<typeof Input>> = {
     if (!hostAllowed(url, config.tools.httpAllowHosts)) {
       throw new ToolFailure('http_fetch', `refused ${url.host}: not in tools.httpAllowHosts (${config.tools.httpAllowHosts.join(', ') || 'empty'})`);
     }
-    if (replaying) throw notRerun('http_fetch', `send GET ${url.href}`);
     const { httpTimeoutMs: timeoutMs, httpMaxBytes: maxBytes } = config.tools;
-    let response: Response;
+    let got: Got;
     try {
-      response = await fetch(url, { method: 'GET', redirect: 'manual', signal: timeout(timeoutMs) });
+      got = await effect(`GET ${url.href}`, () => get(url, maxBytes, timeoutMs, timeout(timeoutMs)));
     } catch (error) {
+      if (error instanceof ToolFailure) throw error;
       const why = error instanceof Error && error.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : (error as Error).message;
       throw new ToolFailure('http_fetch', `GET ${url.href} failed: ${why}`, { cause: error });
     }
-    if (response.status >= 300 && response.status < 400) {
-      await response.body?.cancel();
-      return { ok: false, summary: `GET ${url.href} → ${response.status} redirect to ${withoutCredentials(response.headers.get('location') ?? '?')} (not followed)`, data: { status: response.status } };
+    const { status, contentType: type, text, bytes, truncated } = got;
+    if (status >= 300 && status < 400) {
+      return { ok: false, summary: `GET ${url.href} → ${status} redirect to ${withoutCredentials(got.location ?? '?')} (not followed)`, data: { status } };
     }
-    const { text, bytes, truncated } = await readCapped(response, maxBytes, timeoutMs);
-    const type = response.headers.get('content-type') ?? 'unknown';
-    const ok = response.ok;
+    const ok = status >= 200 && status < 300;
     if (ok && /^text\/|json|xml/.test(type) && text.trim()) mind.library.add({ id: mind.id('doc'), source: url.href, text, at: now() });
     return {
       ok,
-      summary: `GET ${url.href} → ${response.status} (${bytes} byte(s) of ${type}${truncated ? `, cut at ${maxBytes}` : ''})`,
+      summary: `GET ${url.href} → ${status} (${bytes} byte(s) of ${type}${truncated ? `, cut at ${maxBytes}` : ''})`,
       ...(ok ? { content: text } : {}),
-      data: { status: response.status, contentType: type, bytes, truncated },
+      data: { status, contentType: type, bytes, truncated },
     };
   },
 };
+
+/** What a GET gave: its status, where a redirect pointed, and its body's text (cut at the byte cap). */
+interface Got {
+  status: number;
+  location?: string;
+  contentType: string;
+  text: string;
+  bytes: number;
+  truncated: boolean;
+}
+
+/** The GET itself (the tool's recorded effect): a redirect is not followed, and its body is not read. */
+async function get(url: URL, maxBytes: number, timeoutMs: number, signal: AbortSignal): Promise<Got> {
+  const response = await fetch(url, { method: 'GET', redirect: 'manual', signal });
+  const contentType = response.headers.get('content-type') ?? 'unknown';
+  if (response.status >= 300 && response.status < 400) {
+    await response.body?.cancel();
+    const location = response.headers.get('location');
+    return { status: response.status, ...(location === null ? {} : { location }), contentType, text: '', bytes: 0, truncated: false };
+  }
+  return { status: response.status, contentType, ...(await readCapped(response, maxBytes, timeoutMs)) };
+}
 
 async function readCapped(response: Response, maxBytes: number, timeoutMs: number): Promise<{ text: string; bytes: number; truncated: boolean }> {
   const reader = response.body?.getReader();

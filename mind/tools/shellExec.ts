@@ -12,7 +12,7 @@
  */
 import { z } from 'zod';
 import { command as commandIn } from '../goalText.js';
-import { notRerun, ToolFailure, type Tool, type ToolOutput } from '../tool.js';
+import { ToolFailure, type Tool, type ToolOutput } from '../tool.js';
 import { runProgram, type ProgramResult } from './programRun.js';
 
 const Input = z.object({
@@ -41,26 +41,31 @@ export const shellExec: Tool<z.infer<typeof Input>> = {
     const [command = '', ...args] = commandIn(goal) ?? [];
     return { command, args };
   },
-  execute({ command, args }, { config, replaying, timeout }) {
+  execute({ command, args }, { config, timeout, effect }) {
     if (!config.tools.shellExec) throw new ToolFailure('shell_exec', 'refused: running commands is disabled (set tools.shellExec to true to allow it)');
-    if (replaying) throw notRerun('shell_exec', `run ${[command, ...args].join(' ')}`);
     const { shellTimeoutMs } = config.tools;
-    return runReported(command, args, shellTimeoutMs, timeout(shellTimeoutMs));
+    const line = [command, ...args].join(' ');
+    const run = effect(`run ${line}`, () => runProgram(command, args, { signal: timeout(shellTimeoutMs), maxBytes: OUTPUT_MAX_BYTES }));
+    return reported(command, line, shellTimeoutMs, run);
   },
 };
 
-/** Runs the program and reports how it ended; only a program that cannot be started is a failure. */
-async function runReported(command: string, args: string[], timeoutMs: number, signal: AbortSignal): Promise<ToolOutput> {
-  const line = [command, ...args].join(' ');
+/**
+ * How the program's run (a recorded effect: a replay gets how the recorded
+ * run ended and runs nothing) ended, as the tool's output; only a program
+ * that cannot be started is a failure.
+ */
+async function reported(command: string, line: string, timeoutMs: number, running: Promise<ProgramResult>): Promise<ToolOutput> {
   let run: ProgramResult;
   try {
-    run = await runProgram(command, args, { signal, maxBytes: OUTPUT_MAX_BYTES });
+    run = await running;
   } catch (error) {
+    if (error instanceof ToolFailure) throw error;
     throw new ToolFailure('shell_exec', `cannot run ${command}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
   }
   const { exitCode, stdout, stderr, stopped } = run;
   const timedOut = stopped === 'timeout';
-  const summary = `${line} ${howItEnded(run, timeoutMs, signal)}`;
+  const summary = `${line} ${howItEnded(run, timeoutMs)}`;
   return {
     ok: exitCode === 0,
     summary,
@@ -70,9 +75,9 @@ async function runReported(command: string, args: string[], timeoutMs: number, s
 }
 
 /** How the run ended, as the summary says it after the command line. */
-function howItEnded({ exitCode, stderr, stopped }: ProgramResult, timeoutMs: number, signal: AbortSignal): string {
+function howItEnded({ exitCode, stderr, stopped }: ProgramResult, timeoutMs: number): string {
   if (stopped === 'timeout') return `timed out after ${timeoutMs} ms`;
-  if (stopped === 'aborted') return `stopped: ${signal.reason instanceof Error ? signal.reason.message : String(signal.reason)}`;
+  if (stopped === 'aborted') return 'stopped: its run was given up on';
   if (stopped) return `stopped: more than ${OUTPUT_MAX_BYTES} bytes on ${stopped}`;
   return `exited with code ${exitCode}${stderr ? `: ${stderr.trim().slice(0, 200)}` : ''}`;
 }

@@ -1,0 +1,133 @@
+import test from 'ava';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteStore } from '../sinks/sqliteStore.js';
+import type { EffectRow } from '../sinks/storeSchema.js';
+import { AgentConfig } from '../streams/config.js';
+import { replaySession } from '../streams/replay.js';
+import { goalStimulus } from '../streams/testing.js';
+import { recordSession, resumeCrashed } from './helpers/recordSession.js';
+
+const tempDir = (t: { teardown(fn: () => void): void }): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'replay-effects-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+};
+
+const configFor = (workspace: string, tools: Record<string, unknown> = {}) =>
+  AgentConfig.parse({ seed: 3, heartbeatMs: 0, maxCycles: 6, stallThreshold: 1_000_000, tools: { workspace, ...tools } });
+
+async function withStore<T>(db: string, work: (store: SqliteStore) => Promise<T>): Promise<T> {
+  const store = await SqliteStore.open(db, { access: 'existing' });
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
+const WRITE_GOAL = "Write the notes 'Phobos and Deimos' to the text file moons.txt in the workspace folder";
+
+const effectsOf = (db: string) => withStore(db, (store) => store.all<EffectRow>('SELECT * FROM effects ORDER BY id'));
+
+test('a session whose tool read a file replays identically after the file changed and after it was deleted: the replay gets what the run read', async (t) => {
+  const dir = tempDir(t);
+  const workspace = join(dir, 'ws');
+  const db = join(dir, 'a.db');
+  mkdirSync(workspace);
+  writeFileSync(join(workspace, 'notes.txt'), 'Mars has two moons, Phobos and Deimos.\n');
+  await recordSession(db, 'rec', configFor(workspace), [goalStimulus('Read the file notes.txt', { criteria: 'zzqx' })]);
+  const effects = await effectsOf(db);
+  t.true(effects.length > 0, 'the run recorded its reads');
+  t.like(effects[0], { session: 'rec', tool: 'file_io', name: 'read notes.txt', outcome: 'ok', n: 0 });
+  t.deepEqual(JSON.parse(effects[0]!.value!), { text: 'Mars has two moons, Phobos and Deimos.\n', bytes: 39 });
+
+  writeFileSync(join(workspace, 'notes.txt'), 'Jupiter has 95 moons.\n');
+  t.like(await withStore(db, (store) => replaySession(store, 'rec')), { identical: true });
+  rmSync(join(workspace, 'notes.txt'));
+  t.like(await withStore(db, (store) => replaySession(store, 'rec')), { identical: true });
+});
+
+test('a replay takes the recorded effect, not the world: an effect edited in the store makes the replay diverge at the action that read it', async (t) => {
+  const dir = tempDir(t);
+  const db = join(dir, 'a.db');
+  writeFileSync(join(dir, 'notes.txt'), 'Mars has two moons.\n');
+  await recordSession(db, 'rec', configFor(dir), [goalStimulus('Read the file notes.txt', { criteria: 'zzqx' })]);
+  await withStore(db, (store) => store.run(`UPDATE effects SET value = json_set(value, '$.bytes', 7) WHERE id = (SELECT min(id) FROM effects)`));
+  const result = await withStore(db, (store) => replaySession(store, 'rec'));
+  t.false(result.identical);
+  if (!result.identical) {
+    t.regex(result.divergence.expected, /"summary":"read 20 byte\(s\) from notes.txt"/);
+    t.regex(result.divergence.got, /"summary":"read 7 byte\(s\) from notes.txt"/);
+  }
+});
+
+test('http_fetch: a replay gets the response the run got and sends no request, with the server gone', async (t) => {
+  const dir = tempDir(t);
+  let requests = 0;
+  const server = createServer((_request, response) => {
+    requests++;
+    response.setHeader('content-type', 'text/plain');
+    response.end(`Jupiter has 95 moons (request ${requests}).`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const db = join(dir, 'a.db');
+  const config = configFor(dir, { httpAllowHosts: [`127.0.0.1:${port}`] });
+  try {
+    await recordSession(db, 'rec', config, [goalStimulus(`Fetch the page http://127.0.0.1:${port}/moons`, { criteria: 'zzqx' })]);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+  const fetched = requests;
+  t.true(fetched > 0, 'the run fetched the page');
+  const effects = await effectsOf(db);
+  t.is(effects.length, fetched);
+  t.like(JSON.parse(effects.at(-1)!.value!), { status: 200, text: `Jupiter has 95 moons (request ${fetched}).` });
+  t.like(await withStore(db, (store) => replaySession(store, 'rec')), { identical: true });
+  t.is(requests, fetched, 'the replay sent nothing');
+});
+
+test('shell_exec: a replay gets how the recorded program ended and runs nothing', async (t) => {
+  const dir = tempDir(t);
+  const runs = join(dir, 'runs');
+  const db = join(dir, 'a.db');
+  const program = `${process.execPath} -e require("fs").appendFileSync(${JSON.stringify(runs)},"r");console.log(7)`;
+  const config = configFor(dir, { shellExec: true });
+  await recordSession(db, 'rec', config, [goalStimulus(`Execute the shell program \`${program}\` in a terminal and run the script`, { criteria: 'zzqx' })]);
+  const ran = readFileSync(runs, 'utf8');
+  t.true(ran.length > 0, 'the run ran the program');
+  const effects = await effectsOf(db);
+  t.like(JSON.parse(effects[0]!.value!), { exitCode: 0, stdout: '7\n' });
+  t.like(await withStore(db, (store) => replaySession(store, 'rec')), { identical: true });
+  t.is(readFileSync(runs, 'utf8'), ran, 'the replay ran nothing');
+});
+
+test('a crashed session whose tool wrote a file resumes to the state the run reached, without writing it again', async (t) => {
+  const dir = tempDir(t);
+  const db = join(dir, 'a.db');
+  const config = configFor(dir);
+  const agent = await recordSession(db, 'rec', config, [goalStimulus(WRITE_GOAL, { criteria: 'zzqx' })], { crash: true });
+  const effects = await effectsOf(db);
+  t.true(effects.some((e) => e.name === 'write moons.txt' && e.outcome === 'ok'), 'the run wrote the file');
+  rmSync(join(dir, 'moons.txt'));
+  const { state, reapplied } = await resumeCrashed(db, config);
+  t.true(reapplied > 0);
+  t.false(existsSync(join(dir, 'moons.txt')), 'the resume wrote nothing');
+  t.deepEqual(state, JSON.parse(JSON.stringify(agent.mind.toJSON())), 'the resumed mind is the one the run reached');
+});
+
+test('a recording with no effect stored for a write (older than effects, or cut by a crash) does not write again: the replay fails at that action saying so', async (t) => {
+  const dir = tempDir(t);
+  const db = join(dir, 'a.db');
+  await recordSession(db, 'rec', configFor(dir), [goalStimulus(WRITE_GOAL, { criteria: 'zzqx' })]);
+  await withStore(db, (store) => store.run('DELETE FROM effects'));
+  rmSync(join(dir, 'moons.txt'));
+  const result = await withStore(db, (store) => replaySession(store, 'rec'));
+  t.false(result.identical);
+  t.regex(JSON.stringify(result), /file_io: not done again while a recording is re-run \(replay or crash recovery\): it would write moons.txt/);
+  t.false(existsSync(join(dir, 'moons.txt')));
+});
