@@ -127,11 +127,13 @@ test('the other options are checked for their kind, naming the option, before an
   for (const firstSeq of [-5, 1.5, NaN, '1']) t.throws(create({ firstSeq }), { message: /^firstSeq must be a whole number ≥ 0 \(got / });
   t.throws(create({ replaying: 'yes' }), { message: 'replaying must be true or false (got "yes")' });
   t.throws(create({ onEnter: 5 }), { message: 'onEnter must be a function (got 5)' });
+  t.throws(create({ effects: { record: 'stdout' } }), { message: 'effects must be an object with optional record and recorded functions (got an object)' });
+  t.throws(create({ effects: null }), { message: 'effects must be an object with optional record and recorded functions (got null)' });
   t.notThrows(create({ scheduler: new VirtualTimeScheduler(), session: 's', mind: new Mind(), cycle: () => (c: unknown) => c, firstSeq: 7, replaying: false, onEnter: () => undefined }));
 });
 
 test('an option createAgent does not take (a misspelt tools) is refused, naming it, rather than silently left out; so are options that are no object', (t) => {
-  const takes = 'config, scheduler, session, mind, tools, cycle, watchers, skills, psyche, commands, firstSeq, replaying, onEnter';
+  const takes = 'config, scheduler, session, mind, tools, cycle, watchers, skills, psyche, commands, firstSeq, replaying, effects, onEnter';
   t.throws(create({ tool: [] }), { instanceOf: TypeError, message: `createAgent takes no option "tool" (it takes ${takes})` });
   t.throws(create({ config: {}, watcher: [] }), { message: `createAgent takes no option "watcher" (it takes ${takes})` });
   for (const [options, what] of [[null, 'null'], [5, '5'], [[], 'an array']] as const) {
