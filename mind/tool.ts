@@ -75,8 +75,8 @@ export interface ToolContext extends ProposalContext {
    * Aborted when act stops waiting for this run: `toolTimeoutMs` passed, or
    * the run abandoned the pass (it stopped). A tool doing real I/O passes it
    * on (or a {@link ToolContext.timeout} signal, which aborts with it) so the
-   * work stops too. Its reason is the ToolFailure act reported. Read through
-   * a getter (made on first use): a spread copy of the context lacks it.
+   * work stops too. Its reason is the ToolFailure act reported. Made on
+   * first use (an enumerable getter: a spread copy of the context has it).
    */
   readonly signal: AbortSignal;
   /**

@@ -22,9 +22,9 @@ export function toolContext(runtime: Runtime, goal: Goal, scope: ToolRunScope, t
 
 /**
  * Made per action, so a class: its `signal` is read from the scope only when
- * the tool reads it (see toolRunScope.ts), through a getter, which a spread
- * copy (`{ ...ctx }`) does not take; the scope is a private field, which no
- * copy takes either.
+ * the tool reads it (see toolRunScope.ts), through a getter of its own, so a
+ * spread copy (`{ ...ctx, goal }`, a tool calling another) takes the signal
+ * too; the scope is a private field, which no copy takes.
  */
 class RunContext implements ToolContext {
   readonly mind: Mind;
@@ -35,7 +35,8 @@ class RunContext implements ToolContext {
   readonly timeout: (ms: number) => AbortSignal;
   /** A function of its own too (`{ effect }`); see operators/toolEffect.ts. */
   readonly effect: ToolContext['effect'];
-  readonly #scope: ToolRunScope;
+  /** An enumerable getter of the instance's own (see the constructor). */
+  declare readonly signal: AbortSignal;
 
   constructor(
     runtime: Runtime,
@@ -47,12 +48,8 @@ class RunContext implements ToolContext {
     this.config = runtime.mind.config;
     this.now = runtime.now;
     this.replaying = runtime.replaying;
-    this.#scope = scope;
     this.timeout = (ms) => scope.timeout(ms);
     this.effect = (name, work, options) => runEffect({ runtime, signal: scope.signal, tool }, name, work, options);
-  }
-
-  get signal(): AbortSignal {
-    return this.#scope.signal;
+    Object.defineProperty(this, 'signal', { get: () => scope.signal, enumerable: true });
   }
 }

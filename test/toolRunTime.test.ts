@@ -111,16 +111,19 @@ test("ctx.timeout refuses a time it cannot honour (NaN, negative, past 2^31 - 1 
   }
 });
 
-test('a tool context spread into another object ({ ...ctx }) copies its fields and timeout, never the run scope behind it', (t) => {
+test('a tool context spread into another object ({ ...ctx }) copies its fields, signal, timeout and effect, never the run scope behind it', (t) => {
   const tool = scriptedTool('spreads', 0.9, () => ({ ok: true, summary: 'sync' }));
   let copied: Record<string, unknown> = {};
+  let signal: AbortSignal | undefined;
   tool.execute = (_input, ctx) => {
     copied = { ...ctx };
+    signal = ctx.signal;
     return { ok: true, summary: 'copied' };
   };
   const runtime = testRuntime(new VirtualTimeScheduler(), { toolTimeoutMs: 0 }, [tool]);
   const goal = runtime.mind.addGoal({ description: 'copy the context' });
   const decision = { goalId: goal.id, tool: 'spreads', input: { n: 0 }, cycle: 1 } as Decision;
   actStage(runtime, { signal: { type: 'tick', depth: 0, meta: {} }, goal, decision, events: [] });
-  t.deepEqual(Object.keys(copied).sort(), ['config', 'goal', 'mind', 'now', 'replaying', 'timeout']);
+  t.deepEqual(Object.keys(copied).sort(), ['config', 'effect', 'goal', 'mind', 'now', 'replaying', 'signal', 'timeout']);
+  t.is(copied.signal, signal, "the copy's signal is the run's");
 });
