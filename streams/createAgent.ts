@@ -123,6 +123,8 @@ export function createAgent(options: AgentOptions = {}): Agent {
   const queued: Entering[] = [];
   let injectEntering: (item: Entering) => boolean = (item) => (queued.push(item), true);
   let passAt: number | undefined;
+  /** Passes begun so far: the pass a `passAt` belongs to. */
+  let passes = 0;
   const runtime = createRuntime({
     mind,
     config,
@@ -343,6 +345,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
       concatMap((entering) => {
         // A rejected line's pass happens when the line was perceived: a replay re-perceives it then, and its pass's other events (a warning) must carry the same time.
         passAt = 'rejected' in entering ? entering.rejected.at : scheduler.now();
+        const pass = ++passes;
         const pastMaxCycles = isPastMaxCycles(entering);
         const { item, errors } = enterPass(options.onEnter, pastMaxCycles && !entering.pastMaxCycles ? { ...entering, pastMaxCycles: true } : entering);
         // A pass that starts after the stop is abandoned too if it goes on to wait.
@@ -355,7 +358,8 @@ export function createAgent(options: AgentOptions = {}): Agent {
           // Trampoline: signals buffered behind an async tool then drain iteratively, not recursively.
           subscribeOn(queueScheduler),
           finalize(() => {
-            passAt = undefined;
+            // The next pass may have begun already (one buffered behind this one begins as this one completes): its time stays.
+            if (passes === pass) passAt = undefined;
             pending--;
             if (drive) {
               if ('signal' in item && item.signal.type === 'tick') driver.settled();

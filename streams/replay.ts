@@ -139,7 +139,12 @@ export async function replayOn(
   const end = (): void => {
     if (recording.stop) {
       const { at, reason } = recording.stop;
-      scheduler.schedule(() => agent.stop(reason), Math.max(0, at - scheduler.now()));
+      // What else is due at the stop's time (a recorded effect settling) came before it in the run (one after it would have been abandoned): it runs first.
+      const stopWhenLast = (): void => {
+        if (scheduler.actions.some((action) => action.delay <= scheduler.now())) scheduler.schedule(stopWhenLast);
+        else agent.stop(reason);
+      };
+      scheduler.schedule(stopWhenLast, Math.max(0, at - scheduler.now()));
     } else {
       stimuli$.complete();
       signals$.complete();

@@ -4,12 +4,16 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Mind } from '../mind/mind.js';
+import { builtinTools } from '../mind/tools/index.js';
 import { SqliteStore } from '../sinks/sqliteStore.js';
-import type { EffectRow } from '../sinks/storeSchema.js';
+import type { EffectRow, SignalRow } from '../sinks/storeSchema.js';
 import { AgentConfig } from '../streams/config.js';
-import { replaySession } from '../streams/replay.js';
+import type { AgentEvent } from '../streams/events.js';
+import { replayOn, replaySession, type Recording } from '../streams/replay.js';
 import { goalStimulus } from '../streams/testing.js';
 import { recordSession, resumeCrashed } from './helpers/recordSession.js';
+import { scriptedTool } from './helpers/runtime.js';
 
 const tempDir = (t: { teardown(fn: () => void): void }): string => {
   const dir = mkdtempSync(join(tmpdir(), 'replay-effects-'));
@@ -130,4 +134,40 @@ test('a recording with no effect stored for a write (older than effects, or cut 
   t.false(result.identical);
   t.regex(JSON.stringify(result), /file_io: not done again while a recording is re-run \(replay or crash recovery\): it would write moons.txt/);
   t.false(existsSync(join(dir, 'moons.txt')));
+});
+
+test('replayed passes keep the instant they began: a pass begun behind another (which completed at once) whose effect settles later; a recorded stop at the time an effect settled comes after it', async (t) => {
+  let calls = 0;
+  const reader = scriptedTool('slow_read', 0.99, () => ({ ok: true, summary: 'unused' }));
+  // The first and third runs read (an effect), the second does not.
+  reader.execute = (_input, ctx) =>
+    calls++ === 1 ? { ok: true, summary: 'at once' } : ctx.effect('read slowly', () => 'not read on replay').then((text) => ({ ok: true, summary: `read ${text}` }));
+  const mind = new Mind({ tools: builtinTools() });
+  mind.addGoal({ description: 'read slowly', criteria: 'zzqx', priority: 200 });
+  const tick = (id: number): SignalRow => ({ id, session: 's', at: 1000, type: 'tick', body: JSON.stringify({ type: 'tick', depth: 0, meta: { source: 'driver' }, at: 1000 }) });
+  const recording: Recording = {
+    session: 's',
+    config: AgentConfig.parse({ seed: 1, heartbeatMs: 0, stallThreshold: 1_000_000 }),
+    firstSeq: 1,
+    base: mind.toJSON(),
+    startAt: 1000,
+    // Three ticks at once: the second and third wait for the first pass, whose read settles at 1003.
+    signals: (async function* () {
+      yield [tick(1), tick(2), tick(3)];
+    })(),
+    effects: async (key) => ({ ...key, at: key.cycle === 1 ? 1003 : 1008, tool: 'slow_read', name: 'read slowly', outcome: 'ok', value: `page ${key.cycle}` }),
+    stop: { at: 1008, reason: 'stop command' },
+  };
+  const events: AgentEvent[] = [];
+  await replayOn(recording, { tools: [reader] }, (event) => events.push(event));
+  const actions = events.filter((event) => event.kind === 'action');
+  t.deepEqual(
+    actions.map((action) => [action.summary, action.at]),
+    [
+      ['read page 1', 1000],
+      ['at once', 1003],
+      ['read page 3', 1003],
+    ],
+  );
+  t.like(events.at(-1), { kind: 'session', state: 'stopped', at: 1008 });
 });
