@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Mind } from '../mind/mind.js';
 import { builtinTools } from '../mind/tools/index.js';
-import { SqliteStore } from '../sinks/sqliteStore.js';
 import type { EffectRow, SignalRow } from '../sinks/storeSchema.js';
 import { AgentConfig } from '../streams/config.js';
 import type { AgentEvent } from '../streams/events.js';
 import { replayOn, replaySession, type Recording } from '../streams/replay.js';
 import { goalStimulus } from '../streams/testing.js';
+import { withStore } from './helpers/withStore.js';
 import { recordSession, resumeCrashed } from './helpers/recordSession.js';
 import { scriptedTool } from './helpers/runtime.js';
 
@@ -24,14 +24,6 @@ const tempDir = (t: { teardown(fn: () => void): void }): string => {
 const configFor = (workspace: string, tools: Record<string, unknown> = {}) =>
   AgentConfig.parse({ seed: 3, heartbeatMs: 0, maxCycles: 6, stallThreshold: 1_000_000, tools: { workspace, ...tools } });
 
-async function withStore<T>(db: string, work: (store: SqliteStore) => Promise<T>): Promise<T> {
-  const store = await SqliteStore.open(db, { access: 'existing' });
-  try {
-    return await work(store);
-  } finally {
-    await store.close();
-  }
-}
 
 const WRITE_GOAL = "Write the notes 'Phobos and Deimos' to the text file moons.txt in the workspace folder";
 

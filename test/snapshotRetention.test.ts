@@ -16,6 +16,7 @@ import { AgentConfig } from '../streams/config.js';
 import { createAgent } from '../streams/createAgent.js';
 import { replaySession } from '../streams/replay.js';
 import { Persistence } from '../streams/session.js';
+import { withStore } from './helpers/withStore.js';
 import { recordSession } from './helpers/recordSession.js';
 
 const config = AgentConfig.parse({ seed: 3, heartbeatMs: 0, maxCycles: 30, stallThreshold: 1000 });
@@ -30,14 +31,6 @@ const STIMULI = [
   ]).flat(),
 ].map((value) => ({ source: 't', value }));
 
-async function withStore<T>(db: string, use: (store: SqliteStore) => Promise<T>): Promise<T> {
-  const store = await SqliteStore.open(db, { access: 'existing' });
-  try {
-    return await use(store);
-  } finally {
-    await store.close();
-  }
-}
 
 /** Resumes the latest session of `db` as `next` and returns the restored mind's state and what was re-applied. */
 async function resume(db: string): Promise<{ state: unknown; reapplied: number }> {
