@@ -2,8 +2,9 @@
  * The proof issue 5 asks of the store, over any input rather than a few
  * chosen ones: whatever mix of signals a run takes in on the real clock
  * (facts, goals, free text, sensor readings, commands, lines that do not
- * parse), the session it records replays identically on virtual time, and
- * after a crash `resume` restores the very mind the run ended with. A
+ * parse, goals that read and write files, which change after the run), the
+ * session it records replays identically on virtual time, and after a crash
+ * `resume` restores the very mind the run ended with. A
  * divergence names the first event that differs, so a failure here is a
  * cycle that depends on something other than its signals and their times.
  * 30 generated runs by default; `RUNS=1500 npx ava test/replayProperty.test.ts`
@@ -11,7 +12,7 @@
  */
 import test from 'ava';
 import fc from 'fast-check';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteStore } from '../sinks/sqliteStore.js';
@@ -37,7 +38,11 @@ const goal = fc
 const input = fc.tuple(body, fc.constantFrom('orbits', 'is a', 'has'), body).map(([a, verb, b]) => ({ type: 'input', text: `${a} ${verb} ${b}.` }));
 const sensor = fc.record({ type: fc.constant('sensor'), sensor: fc.constantFrom('temp', 'light'), value: fc.oneof(fc.integer({ min: -50, max: 50 }), fc.constantFrom('high', 'low'), fc.record({ level: fc.nat(9) })) });
 const command = fc.record({ type: fc.constant('command'), command: fc.constantFrom('reflect', 'consolidate', 'plan', 'pause', 'resume', 'status', 'save') });
-const value = fc.oneof({ weight: 4, arbitrary: fact }, { weight: 3, arbitrary: goal }, { weight: 2, arbitrary: input }, { weight: 1, arbitrary: sensor }, { weight: 2, arbitrary: command });
+/** Goals file_io works on: a file there, one missing (its read fails with ENOENT), one to write. */
+const fileGoal = fc
+  .tuple(fc.constantFrom('Read the file notes.txt', 'Read the file moons.txt', "Write the notes 'Phobos and Deimos' to the text file out.txt in the workspace folder"), fc.option(fc.constantFrom('zzqx', 'moons'), { nil: undefined }))
+  .map(([description, criteria]) => ({ type: 'goal', description, priority: 200, ...(criteria === undefined ? {} : { criteria }) }));
+const value = fc.oneof({ weight: 4, arbitrary: fact }, { weight: 3, arbitrary: goal }, { weight: 1, arbitrary: fileGoal }, { weight: 2, arbitrary: input }, { weight: 1, arbitrary: sensor }, { weight: 2, arbitrary: command });
 
 /** A signal as an object, or as a line of text; now and then a line that is no signal. */
 const stimulus = fc.oneof(
@@ -67,10 +72,17 @@ test('any mix of signals taken in on the real clock is recorded so that its sess
   await fc.assert(
     fc.asyncProperty(run, async ({ stimuli, seed, maxCycles, stallThreshold, heartbeatMs, autoSaveMs, crash }) => {
       const db = join(dir, `run-${++n}.db`);
-      const config = AgentConfig.parse({ seed, maxCycles, stallThreshold, heartbeatMs, autoSaveMs });
+      const workspace = join(dir, `workspace-${n}`);
+      mkdirSync(workspace);
+      writeFileSync(join(workspace, 'notes.txt'), 'Mars has two moons, Phobos and Deimos.\n');
+      const config = AgentConfig.parse({ seed, maxCycles, stallThreshold, heartbeatMs, autoSaveMs, tools: { workspace } });
       const lines = stimuli.map((s, i) => ({ ...s, source: 'prop', line: i + 1 }));
       // The heartbeat is ambient: the run ends when the stimuli are taken in and nothing is left to do, beats or not.
       const agent = await recordSession(db, 'prop', config, lines, { crash, ...(heartbeatMs > 0 ? { ambient: [heartbeat(heartbeatMs)] } : {}) });
+      // The world moves on: the replay and the resume must get what the run's tools got, not what the files say now.
+      writeFileSync(join(workspace, 'notes.txt'), 'Jupiter has 95 moons.\n');
+      writeFileSync(join(workspace, 'moons.txt'), 'Io, Europa, Ganymede, Callisto.\n');
+      rmSync(join(workspace, 'out.txt'), { force: true });
       const store = await SqliteStore.open(db, { access: 'existing' });
       let result;
       try {
