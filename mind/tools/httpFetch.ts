@@ -78,7 +78,7 @@ export const httpFetch: Tool<z.infer<typeof Input>> = {
     }
     const { status, contentType: type, text, bytes, truncated } = got;
     if (status >= 300 && status < 400) {
-      return { ok: false, summary: `GET ${url.href} → ${status} redirect to ${withoutCredentials(got.location ?? '?')} (not followed)`, data: { status } };
+      return { ok: false, summary: `GET ${url.href} → ${status} redirect to ${got.location ?? '?'} (not followed)`, data: { status } };
     }
     const ok = status >= 200 && status < 300;
     if (ok && /^text\/|json|xml/.test(type) && text.trim()) mind.library.add({ id: mind.id('doc'), source: url.href, text, at: now() });
@@ -108,7 +108,8 @@ async function get(url: URL, maxBytes: number, timeoutMs: number, signal: AbortS
   if (response.status >= 300 && response.status < 400) {
     await response.body?.cancel();
     const location = response.headers.get('location');
-    return { status: response.status, ...(location === null ? {} : { location }), contentType, text: '', bytes: 0, truncated: false };
+    // Recorded (the effects table) and shown: its credentials are not.
+    return { status: response.status, ...(location === null ? {} : { location: withoutCredentials(location) }), contentType, text: '', bytes: 0, truncated: false };
   }
   return { status: response.status, contentType, ...(await readCapped(response, maxBytes, timeoutMs)) };
 }
