@@ -1,6 +1,6 @@
 /**
  * Pruning a store's old sessions: every row of the sessions beyond the newest
- * `keep` (their events, signals, snapshots and query-table rows) is deleted in
+ * `keep` (their events, signals, effects, snapshots and query-table rows) is deleted in
  * one transaction, so a store that many runs have grown (each keeps its
  * start and exit snapshots, a whole mind each) can be cut back. The session
  * `resume` would continue (the newest with a snapshot) is always kept.

@@ -124,7 +124,6 @@ export async function requireWritableSchema(c: SchemaConnection, access: 'create
   throw new StoreError(`store: open: ${c.file} is an SQLite database but not an ooda-rx store (it holds ${named}): ooda writes only its own stores or empty files; pass another --db`, 'SCHEMA');
 }
 
-
 /** Applies the missing migrations; also proves the file is writable (it always writes `user_version`). */
 export async function migrate(c: SchemaConnection): Promise<void> {
   await c.run('BEGIN IMMEDIATE');
