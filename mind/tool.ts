@@ -95,8 +95,9 @@ export interface ToolContext extends ProposalContext {
    * store records), or rejects with its error rebuilt from its name, message
    * and `code`. A run with a store records the outcome and the scheduler
    * time it came; a re-run of that recording (`replaying`) gets the recorded
-   * outcome at that time instead, and `work` does not run, so the session
-   * replays identically. With no outcome recorded (a recording older than
+   * outcome instead, at once (before any timer of the run could give up on
+   * it, as none had when it came), in the order the outcomes came, and
+   * `work` does not run, so the session replays identically. With no outcome recorded (a recording older than
    * effects, or cut by a crash), a re-run runs `work` again only if it is
    * `repeatable` (a read); otherwise the effect fails with {@link notRerun}.
    * Once the run is given up on (`signal` aborts) the effect rejects with

@@ -49,7 +49,8 @@ class RunContext implements ToolContext {
     this.now = runtime.now;
     this.replaying = runtime.replaying;
     this.timeout = (ms) => scope.timeout(ms);
-    this.effect = (name, work, options) => runEffect({ runtime, signal: scope.signal, tool }, name, work, options);
+    const run = { runtime, scope, tool, cycle: runtime.mind.cycle };
+    this.effect = (name, work, options) => runEffect(run, name, work, options);
     Object.defineProperty(this, 'signal', { get: () => scope.signal, enumerable: true });
   }
 }

@@ -31,6 +31,8 @@ export interface ToolRunScope {
   abort(reason: unknown): void;
   /** Releases the run's timers; a `timeout` asked for afterwards is aborted at once. */
   end(): void;
+  /** Whether {@link end} was called. */
+  readonly ended: boolean;
 }
 
 export function toolRunScope(scheduler: SchedulerLike): ToolRunScope {
@@ -41,7 +43,7 @@ export function toolRunScope(scheduler: SchedulerLike): ToolRunScope {
 class RunScope implements ToolRunScope {
   private run: AbortController | undefined;
   private releases: Set<() => void> | undefined;
-  private ended = false;
+  private endedAlready = false;
 
   constructor(private readonly scheduler: SchedulerLike) {}
 
@@ -53,8 +55,12 @@ class RunScope implements ToolRunScope {
     (this.run ??= new AbortController()).abort(reason);
   }
 
+  get ended(): boolean {
+    return this.endedAlready;
+  }
+
   end(): void {
-    this.ended = true;
+    this.endedAlready = true;
     this.releases?.forEach((release) => release());
   }
 
@@ -64,7 +70,7 @@ class RunScope implements ToolRunScope {
     checkNumberOption('ctx.timeout', 'ms', ms, timerMs, TIMEOUT_MS);
     const runSignal = this.signal;
     const deadline = new AbortController();
-    if (this.ended || runSignal.aborted) {
+    if (this.endedAlready || runSignal.aborted) {
       deadline.abort(runSignal.aborted ? runSignal.reason : new DOMException('the tool run has ended', 'AbortError'));
       return deadline.signal;
     }

@@ -11,6 +11,7 @@ import type { EffectRow } from './storeSchema.js';
 import { tablesOf } from './storeVersion.js';
 import type { InsertRows } from './writeBatch.js';
 
+/** An effect as the `effects` table's row `id` (the order it settled in) of `session`. */
 export function effectRow(id: number, session: string, effect: RecordedEffect): InsertRows['effects'] {
   const { cycle, n, at, tool, name, outcome, value } = effect;
   return { id, session, cycle, n, at, tool, name, outcome, ...(value === undefined ? {} : { value }) };
@@ -30,7 +31,7 @@ async function recordedEffect(store: SqliteStore, session: string, key: EffectKe
   if (row.outcome !== 'ok' && row.outcome !== 'error' && row.outcome !== 'abandoned') {
     throw new StoreError(`${where} has outcome ${JSON.stringify(row.outcome)} (ok, error or abandoned): the file was damaged or edited`, 'RECORDING');
   }
-  const effect: RecordedEffect = { cycle: row.cycle, n: row.n, at: row.at, tool: row.tool, name: row.name, outcome: row.outcome };
+  const effect: RecordedEffect = { id: row.id, cycle: row.cycle, n: row.n, at: row.at, tool: row.tool, name: row.name, outcome: row.outcome };
   if (row.value === null) return effect;
   try {
     return { ...effect, value: JSON.parse(row.value) as unknown };

@@ -31,8 +31,10 @@ export const EffectError = z.object({
 export type EffectError = z.infer<typeof EffectError>;
 
 export interface RecordedEffect extends EffectKey {
-  /** Scheduler time it settled (or was given up). */
+  /** Scheduler time it settled (or was given up), as the `effects` table shows it; a re-run settles it at once, not at this time. */
   at: number;
+  /** Read back: the order it settled in among its session's effects (the store's row id). A re-run settles the effects due together in this order. */
+  id?: number;
   /** The tool that started it. */
   tool: string;
   /** What it did, as the tool named it (`read notes.txt`, `GET https://…`, `run ls -l`). */

@@ -91,8 +91,8 @@ export function parseSignalRow(row: SignalRow): { signal: Signal } | { stimulus:
  * event to `onEvent` as it is made (nothing is kept), and calling `onPage`
  * whenever the clock is held for the next page of signals. Tools see
  * `replaying` in their context: the world saw these actions once, so their
- * effects (`ctx.effect`) settle as `recording.effects` says, at their
- * recorded times, instead of being done again (with none recorded, only a
+ * effects (`ctx.effect`) settle as `recording.effects` says, in the order
+ * they came, instead of being done again (with none recorded, only a
  * repeatable one runs again). Pending promises settle before each step of
  * the clock (see HoldableClock), so an async tool settles at the virtual time
  * it did when recorded. Resolves with the agent, whose mind holds the
@@ -115,7 +115,7 @@ export async function replayOn(
     scheduler,
     firstSeq: recording.firstSeq,
     replaying: true,
-    // The clock waits while a recorded effect is read: it settles at its recorded time.
+    // The clock waits while a recorded effect is read: it settles at the next step, before the run's timers.
     ...(effects ? { effects: { recorded: (key: EffectKey) => scheduler.wait(effects(key)) } } : {}),
   });
   agent.mind.restore(recording.base);

@@ -39,8 +39,6 @@ export interface Runtime {
   readonly replaying: boolean;
   /** Where tools' effects are recorded (a live run with a store) or read back (a re-run): see streams/effects.ts. */
   readonly effects: EffectLog;
-  /** The cycle the last effect was started at, and how many were started at that cycle number (the effects' keys). */
-  readonly effectCount: { cycle: number; started: number };
 }
 
 export function createRuntime(options: {
@@ -64,6 +62,5 @@ export function createRuntime(options: {
     waitingOn: undefined,
     replaying: options.replaying ?? false,
     effects: options.effects ?? {},
-    effectCount: { cycle: -1, started: 0 },
   };
 }

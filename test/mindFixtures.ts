@@ -57,7 +57,7 @@ export function contextFor(
     replaying,
     signal: scope.signal,
     timeout: (ms) => scope.timeout(ms),
-    effect: (name, work, options) => runEffect({ runtime, signal: scope.signal, tool }, name, work, options),
+    effect: (name, work, options) => runEffect({ runtime, scope, tool, cycle: mind.cycle }, name, work, options),
   };
 }
 

@@ -1,16 +1,20 @@
 import test from 'ava';
+import { of, VirtualTimeScheduler } from 'rxjs';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Mind } from '../mind/mind.js';
+import type { Tool } from '../mind/tool.js';
 import { builtinTools } from '../mind/tools/index.js';
 import type { EffectRow, SignalRow } from '../sinks/storeSchema.js';
 import { AgentConfig } from '../streams/config.js';
+import { createAgent } from '../streams/createAgent.js';
 import type { AgentEvent } from '../streams/events.js';
 import { replayOn, replaySession, type Recording } from '../streams/replay.js';
-import { goalStimulus } from '../streams/testing.js';
+import type { Signal } from '../streams/signals.js';
+import { flushSettled, goalStimulus } from '../streams/testing.js';
 import { withStore } from './helpers/withStore.js';
 import { recordSession, resumeCrashed } from './helpers/recordSession.js';
 import { scriptedTool } from './helpers/runtime.js';
@@ -128,38 +132,105 @@ test('a recording with no effect stored for a write (older than effects, or cut 
   t.false(existsSync(join(dir, 'moons.txt')));
 });
 
-test('replayed passes keep the instant they began: a pass begun behind another (which completed at once) whose effect settles later; a recorded stop at the time an effect settled comes after it', async (t) => {
+test('a pass begun behind another that completed at once keeps the time it began, also when its tool awaits an effect that settles later', async (t) => {
+  const scheduler = new VirtualTimeScheduler();
+  scheduler.frame = 1000;
   let calls = 0;
   const reader = scriptedTool('slow_read', 0.99, () => ({ ok: true, summary: 'unused' }));
-  // The first and third runs read (an effect), the second does not.
+  // The first and third runs read for 3 ms of virtual time, the second does not.
   reader.execute = (_input, ctx) =>
-    calls++ === 1 ? { ok: true, summary: 'at once' } : ctx.effect('read slowly', () => 'not read on replay').then((text) => ({ ok: true, summary: `read ${text}` }));
+    calls++ === 1 ? { ok: true, summary: 'at once' } : ctx.effect('read slowly', () => new Promise<string>((resolve) => scheduler.schedule(() => resolve(`page ${calls}`), 3))).then((text) => ({ ok: true, summary: `read ${text}` }));
   const mind = new Mind({ tools: builtinTools() });
   mind.addGoal({ description: 'read slowly', criteria: 'zzqx', priority: 200 });
-  const tick = (id: number): SignalRow => ({ id, session: 's', at: 1000, type: 'tick', body: JSON.stringify({ type: 'tick', depth: 0, meta: { source: 'driver' }, at: 1000 }) });
-  const recording: Recording = {
-    session: 's',
-    config: AgentConfig.parse({ seed: 1, heartbeatMs: 0, stallThreshold: 1_000_000 }),
-    firstSeq: 1,
-    base: mind.toJSON(),
-    startAt: 1000,
-    // Three ticks at once: the second and third wait for the first pass, whose read settles at 1003.
-    signals: (async function* () {
-      yield [tick(1), tick(2), tick(3)];
-    })(),
-    effects: async (key) => ({ ...key, at: key.cycle === 1 ? 1003 : 1008, tool: 'slow_read', name: 'read slowly', outcome: 'ok', value: `page ${key.cycle}` }),
-    stop: { at: 1008, reason: 'stop command' },
-  };
+  const agent = createAgent({ mind, tools: [reader], scheduler, config: { seed: 1, heartbeatMs: 0, stallThreshold: 1_000_000 } });
+  const tick: Signal = { type: 'tick', depth: 0, meta: { source: 'test' } };
   const events: AgentEvent[] = [];
-  await replayOn(recording, { tools: [reader] }, (event) => events.push(event));
-  const actions = events.filter((event) => event.kind === 'action');
+  // Three ticks at once: the second and third wait for the first pass, whose read settles at 1003.
+  const events$ = agent.run({ signals: [of(tick, tick, tick)], drive: false });
+  events$.subscribe((event) => events.push(event));
+  events$.connect();
+  await flushSettled(scheduler);
   t.deepEqual(
-    actions.map((action) => [action.summary, action.at]),
+    events.filter((event) => event.kind === 'action').map((action) => [action.summary, action.at]),
     [
       ['read page 1', 1000],
       ['at once', 1003],
       ['read page 3', 1003],
     ],
   );
-  t.like(events.at(-1), { kind: 'session', state: 'stopped', at: 1008 });
+});
+
+test('a replayed stop recorded at the time a pass began comes after that pass\'s effects recorded as settled: the run was not given up on before they came', async (t) => {
+  const reader = scriptedTool('slow_read', 0.99, () => ({ ok: true, summary: 'unused' }));
+  // Three reads, one after the other: each is asked for only once the one before has settled.
+  reader.execute = async (_input, ctx) => {
+    const pages: string[] = [];
+    for (const n of [1, 2, 3]) pages.push(await ctx.effect(`read ${n}`, () => 'not read on replay'));
+    return { ok: true, summary: `read ${pages.join(', ')}` };
+  };
+  const mind = new Mind({ tools: builtinTools() });
+  mind.addGoal({ description: 'read slowly', criteria: 'zzqx', priority: 200 });
+  const tick: SignalRow = { id: 1, session: 's', at: 1000, type: 'tick', body: JSON.stringify({ type: 'tick', depth: 0, meta: { source: 'driver' }, at: 1000 }) };
+  const recording: Recording = {
+    session: 's',
+    config: AgentConfig.parse({ seed: 1, heartbeatMs: 0, stallThreshold: 1_000_000 }),
+    firstSeq: 1,
+    base: mind.toJSON(),
+    startAt: 1000,
+    signals: (async function* () {
+      yield [tick];
+    })(),
+    effects: async (key) => ({ ...key, id: key.n + 1, at: 1000, tool: 'slow_read', name: `read ${key.n + 1}`, outcome: 'ok', value: `page ${key.n + 1}` }),
+    stop: { at: 1000, reason: 'SIGINT' },
+  };
+  const events: AgentEvent[] = [];
+  await replayOn(recording, { tools: [reader] }, (event) => events.push(event));
+  t.deepEqual(
+    events.filter((event) => event.kind === 'action').map((action) => action.summary),
+    ['read page 1, page 2, page 3'],
+  );
+  t.like(events.at(-1), { kind: 'session', state: 'stopped', at: 1000 });
+});
+
+/** A recorded session (no store left open) of `tool` worked on for `maxCycles` cycles, and its replay's result. */
+async function recordAndReplay(t: { teardown(fn: () => void): void }, tool: Tool<{ n: number }>, config: Record<string, unknown>) {
+  const dir = tempDir(t);
+  const db = join(dir, 'a.db');
+  const agentConfig = AgentConfig.parse({ seed: 1, heartbeatMs: 0, stallThreshold: 1_000_000, ...config });
+  await recordSession(db, 'rec', agentConfig, [goalStimulus('Work on the task', { criteria: 'zzqx' })], { tools: [tool] });
+  return { effects: await effectsOf(db), result: await withStore(db, (store) => replaySession(store, 'rec', { tools: [tool] })) };
+}
+
+test('an effect that came after the run\'s deadline, but before the timer for it ran (a busy event loop), replays as it ran: not timed out', async (t) => {
+  const busy = scriptedTool('busy_work', 0.99, () => ({ ok: true, summary: 'unused' }));
+  busy.execute = async (_input, ctx) => {
+    const text = await ctx.effect('crunch', async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      // Holds the event loop past toolTimeoutMs: the deadline's timer runs only after this settles.
+      const until = Date.now() + 150;
+      while (Date.now() < until);
+      return 'crunched';
+    });
+    return { ok: true, summary: `got ${text}` };
+  };
+  const { effects, result } = await recordAndReplay(t, busy, { maxCycles: 1, toolTimeoutMs: 100 });
+  t.like(effects[0], { name: 'crunch', outcome: 'ok' });
+  t.like(result, { identical: true });
+});
+
+test('effects in flight together replay in the order they came, not the order they were asked for', async (t) => {
+  const both = scriptedTool('read_both', 0.99, () => ({ ok: true, summary: 'unused' }));
+  both.execute = async (_input, ctx) => {
+    const arrived: string[] = [];
+    const slow = ctx.effect('read a', () => new Promise<string>((resolve) => setImmediate(() => resolve('a')))).then((v) => arrived.push(v));
+    const fast = ctx.effect('read b', () => 'b').then((v) => arrived.push(v));
+    await Promise.all([slow, fast]);
+    return { ok: true, summary: `arrived ${arrived.join(',')}` };
+  };
+  const { effects, result } = await recordAndReplay(t, both, { maxCycles: 1 });
+  t.deepEqual(
+    effects.map((e) => e.name),
+    ['read b', 'read a'],
+  );
+  t.like(result, { identical: true });
 });

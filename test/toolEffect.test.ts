@@ -3,11 +3,12 @@ import { VirtualTimeScheduler } from 'rxjs';
 import { Mind } from '../mind/mind.js';
 import { ToolFailure } from '../mind/tool.js';
 import { runEffect } from '../operators/toolEffect.js';
+import { toolRunScope } from '../operators/toolRunScope.js';
 import { AgentConfig } from '../streams/config.js';
 import type { EffectLog, RecordedEffect } from '../streams/effects.js';
 import { createRuntime } from '../streams/runtime.js';
 
-/** A runtime on virtual time (starting at 1000) whose effects go to `recorded` (live) or come from `recording` (replaying). */
+/** A runtime on virtual time (starting at 1000) whose effects go to `recorded` (live) or come from `recording` (replaying), and a run of it at the mind's cycle as each effect is asked for. */
 function setUp({ replaying = false, recording = [] as RecordedEffect[] } = {}) {
   const scheduler = new VirtualTimeScheduler();
   scheduler.frame = 1000;
@@ -16,8 +17,8 @@ function setUp({ replaying = false, recording = [] as RecordedEffect[] } = {}) {
     ? { recorded: async ({ cycle, n }) => recording.find((e) => e.cycle === cycle && e.n === n) }
     : { record: (effect) => void recorded.push(effect) };
   const runtime = createRuntime({ mind: new Mind(), config: AgentConfig.parse({}), scheduler, replaying, effects });
-  const run = new AbortController();
-  const effect = <T>(name: unknown, work: unknown, options?: unknown) => runEffect<T>({ runtime, signal: run.signal, tool: 'a_tool' }, name, work, options);
+  const run = toolRunScope(scheduler);
+  const effect = <T>(name: unknown, work: unknown, options?: unknown) => runEffect<T>({ runtime, scope: run, tool: 'a_tool', cycle: runtime.mind.cycle }, name, work, options);
   return { scheduler, runtime, recorded, run, effect };
 }
 
@@ -97,26 +98,59 @@ test('an effect pending when the run is given up on rejects with the reason at o
   await t.throwsAsync(effect('run again', () => 'never run'), { is: reason }, 'an effect asked for after that fails at once');
 });
 
-test('replaying, the recorded outcome settles at its recorded time on the scheduler, and the work does not run', async (t) => {
+test('replaying, the recorded outcomes settle at the clock\'s next step, in the order they settled when recorded (their id), and the work does not run', async (t) => {
   const recording: RecordedEffect[] = [
-    { cycle: 0, n: 0, at: 1200, tool: 'a_tool', name: 'read a', outcome: 'ok', value: { text: 'recorded' } },
-    { cycle: 0, n: 1, at: 1300, tool: 'a_tool', name: 'read b', outcome: 'error', value: { name: 'Error', message: 'ENOENT: gone', code: 'ENOENT' } },
+    { id: 8, cycle: 0, n: 0, at: 1200, tool: 'a_tool', name: 'read a', outcome: 'ok', value: { text: 'recorded' } },
+    { id: 7, cycle: 0, n: 1, at: 1200, tool: 'a_tool', name: 'read b', outcome: 'error', value: { name: 'Error', message: 'ENOENT: gone', code: 'ENOENT' } },
   ];
   const { scheduler, effect } = setUp({ replaying: true, recording });
   let ran = 0;
-  let value: unknown;
-  void effect('read a', () => ran++).then((v) => (value = v));
-  const failed = effect('read b', () => ran++);
+  const arrived: string[] = [];
+  const a = effect('read a', () => ran++).then((value) => arrived.push(`a ${JSON.stringify(value)}`));
+  const b = effect('read b', () => ran++).catch((error: Error & { code?: string }) => arrived.push(`b ${error.message} ${error.code}`));
   await turn();
-  t.is(value, undefined, 'not before its time');
-  scheduler.maxFrames = 1200;
-  scheduler.flush();
-  await turn();
-  t.deepEqual(value, { text: 'recorded' });
-  scheduler.maxFrames = Infinity;
-  scheduler.flush();
-  t.like(await t.throwsAsync(failed), { message: 'ENOENT: gone', code: 'ENOENT' });
+  t.deepEqual(arrived, [], 'not before the clock steps');
+  scheduler.maxFrames = 1000;
+  while (arrived.length < 2 && scheduler.actions.length > 0) {
+    scheduler.flush();
+    await turn();
+  }
+  await Promise.all([a, b]);
+  t.deepEqual(arrived, ['b ENOENT: gone ENOENT', 'a {"text":"recorded"}'], 'b settled first when recorded, at the time the step is (1000), not the recorded 1200');
   t.is(ran, 0);
+});
+
+test('replaying, a recorded outcome settles before a deadline of the run that comes earlier than its recorded time: the run was not given up on before it came', async (t) => {
+  const recording: RecordedEffect[] = [{ id: 1, cycle: 0, n: 0, at: 1500, tool: 'a_tool', name: 'GET x', outcome: 'ok', value: 'the page' }];
+  const { scheduler, effect, run } = setUp({ replaying: true, recording });
+  scheduler.schedule(() => run.abort(new ToolFailure('a_tool', 'timed out after 100 ms')), 100);
+  const got = effect('GET x', () => 'not fetched');
+  await turn();
+  scheduler.flush();
+  t.is(await got, 'the page');
+});
+
+test('an effect asked for once its run was given up on, or had ended, is refused at once and takes no key: the next effect of the cycle keeps its number', async (t) => {
+  const { recorded, effect, run, runtime } = setUp();
+  const reason = new ToolFailure('a_tool', 'timed out after 10 ms');
+  run.abort(reason);
+  await t.throwsAsync(effect('read late', () => 'never'), { is: reason });
+  const ended = toolRunScope(runtime.scheduler);
+  ended.end();
+  const late = runEffect({ runtime, scope: ended, tool: 'a_tool', cycle: 0 }, 'read later', () => 'never', undefined);
+  t.is((await t.throwsAsync(late, { instanceOf: ToolFailure }))!.message, 'a_tool: effect "read later" was asked for after the tool\'s run ended: await an effect before the run returns');
+  await runEffect({ runtime, scope: toolRunScope(runtime.scheduler), tool: 'a_tool', cycle: 0 }, 'read now', () => 'x', undefined);
+  t.deepEqual(
+    recorded.map(({ name, n }) => [name, n]),
+    [['read now', 0]],
+  );
+});
+
+test('a value that throws as it is copied (a getter, a Proxy) fails the effect with that error, recorded as its error', async (t) => {
+  const { recorded, effect } = setUp();
+  const error = await t.throwsAsync(effect('read odd', () => ({ get boom(): string { throw new Error('boom getter'); } })));
+  t.is(error!.message, 'boom getter');
+  t.like(recorded[0], { outcome: 'error', value: { name: 'Error', message: 'boom getter' } });
 });
 
 test('replaying with nothing recorded for an effect (or another effect recorded in its place), a repeatable one runs again and any other fails as not done again', async (t) => {
