@@ -15,6 +15,7 @@ import { runEffect } from '../operators/toolEffect.js';
 import { toolRunScope, type ToolRunScope } from '../operators/toolRunScope.js';
 import { AgentConfig } from '../streams/config.js';
 import { createAgent, type AgentOptions } from '../streams/createAgent.js';
+import type { EffectLog } from '../streams/effects.js';
 import type { AgentEvent } from '../streams/events.js';
 import { createRuntime } from '../streams/runtime.js';
 import type { Signal, Stimulus } from '../streams/signals.js';
@@ -46,9 +47,9 @@ export function contextFor(
   goal: Goal,
   at = 0,
   scope: ToolRunScope = toolRunScope(asyncScheduler),
-  { tool = 'a_tool', replaying = false }: { tool?: string; replaying?: boolean } = {},
+  { tool = 'a_tool', replaying = false, effects = {} }: { tool?: string; replaying?: boolean; effects?: EffectLog } = {},
 ): ToolContext {
-  const runtime = createRuntime({ mind, config: AgentConfig.parse({}), scheduler: asyncScheduler, replaying });
+  const runtime = createRuntime({ mind, config: AgentConfig.parse({}), scheduler: asyncScheduler, replaying, effects });
   return {
     mind,
     goal,
@@ -61,11 +62,11 @@ export function contextFor(
   };
 }
 
-/** Runs a decided tool as act does (asynchronously, on real time), ending its scope (releasing its timers) once it settles. */
-export function runDecision(mind: Mind, goal: Goal, decision: Decision): Promise<ToolOutput> {
+/** Runs a decided tool as act does (asynchronously, on real time), ending its scope (releasing its timers) once it settles; its effects go to `effects`. */
+export function runDecision(mind: Mind, goal: Goal, decision: Decision, effects: EffectLog = {}): Promise<ToolOutput> {
   const scope = toolRunScope(asyncScheduler);
   return Promise.resolve()
-    .then(() => runTool(decision, contextFor(mind, goal, 0, scope, { tool: decision.tool })))
+    .then(() => runTool(decision, contextFor(mind, goal, 0, scope, { tool: decision.tool, effects })))
     .finally(() => scope.end());
 }
 
