@@ -24,7 +24,7 @@ export function toolContext(runtime: Runtime, goal: Goal, scope: ToolRunScope, t
  * Made per action, so a class: its `signal` is read from the scope only when
  * the tool reads it (see toolRunScope.ts), through a getter of its own, so a
  * spread copy (`{ ...ctx, goal }`, a tool calling another) takes the signal
- * too; the scope is a private field, which no copy takes.
+ * too; the scope itself is held only by closures, out of any copy's reach.
  */
 class RunContext implements ToolContext {
   readonly mind: Mind;
