@@ -25,7 +25,7 @@ import { toSqlite } from '../dist/sinks/toSqlite.js';
 import { AgentConfig } from '../dist/streams/config.js';
 import { createAgent } from '../dist/streams/createAgent.js';
 import type { AgentEvent } from '../dist/streams/events.js';
-import { eventFromRow } from '../dist/streams/replay.js';
+import { eventFromRow } from '../dist/streams/storedState.js';
 import { Persistence } from '../dist/streams/session.js';
 import type { Stimulus } from '../dist/streams/signals.js';
 import type { BenchResult } from './run.js';

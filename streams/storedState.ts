@@ -1,14 +1,16 @@
 /**
  * What a session stored, checked before anything is restored or replayed
  * from it: a snapshot's mind state written by a newer program, or one that is
- * not a mind state, and a session config that is not a valid config (the file
- * was damaged or edited), are each a {@link StoreError} naming the file, the
- * session and the snapshot — never a raw ZodError or SyntaxError.
+ * not a mind state, a session config that is not a valid config, and an
+ * event whose body is not a JSON object (the file was damaged or edited), are
+ * each a {@link StoreError} naming the file, the session and the snapshot or
+ * event — never a raw ZodError or SyntaxError.
  */
 import { MindState } from '../mind/mind.js';
 import { StoreError } from '../sinks/storeError.js';
-import type { SessionRow, SnapshotRow } from '../sinks/storeSchema.js';
+import type { EventRow, SessionRow, SnapshotRow } from '../sinks/storeSchema.js';
 import { AgentConfig } from './config.js';
+import type { AgentEvent } from './events.js';
 
 /** The mind-state version this program writes and reads. */
 const STATE_VERSION = MindState.shape.version.value;
@@ -47,4 +49,25 @@ export function storedConfig(file: string, session: SessionRow): AgentConfig {
     throw new StoreError(`${where} has an invalid config (${issue.path.join('.') || 'config'}: ${issue.message}): the file was damaged or edited`, 'SESSION');
   }
   return parsed.data;
+}
+
+/**
+ * An event as stored: header columns plus the JSON body; a body that is not
+ * a JSON object is a {@link StoreError} naming the event, and the columns win
+ * over header fields an edited body holds.
+ */
+export function eventFromRow(row: EventRow): AgentEvent {
+  let body: unknown;
+  try {
+    body = JSON.parse(row.body);
+  } catch (error) {
+    throw new StoreError(`store: event ${row.seq} of session ${row.session} is not JSON (${(error as Error).message}): the file was damaged or edited`, 'RECORDING');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    const got = body === null ? 'null' : Array.isArray(body) ? 'an array' : `a ${typeof body}`;
+    throw new StoreError(`store: event ${row.seq} of session ${row.session} is not a JSON object (got ${got}): the file was damaged or edited`, 'RECORDING');
+  }
+  const header = { kind: row.kind, seq: row.seq, session: row.session, cycle: row.cycle, at: row.at };
+  // The header first (the key order ooda run prints), then the body, then the header's values again.
+  return { ...header, ...body, ...header } as AgentEvent;
 }

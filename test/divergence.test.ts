@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { EventRow } from '../sinks/storeSchema.js';
 import type { AgentEvent } from '../streams/events.js';
-import { DivergenceCheck } from '../streams/replay.js';
+import { DivergenceCheck } from '../streams/divergenceCheck.js';
 
 const beat = (seq: number, beatNo = seq): AgentEvent => ({ kind: 'heartbeat', seq, session: 's', cycle: 0, at: 100 + seq, beat: beatNo });
 const row = (event: AgentEvent): EventRow => {

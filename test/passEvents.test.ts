@@ -11,7 +11,8 @@ import { AgentConfig } from '../streams/config.js';
 import { createAgent } from '../streams/createAgent.js';
 import { record, type Cycle } from '../streams/cycle.js';
 import type { AgentEvent } from '../streams/events.js';
-import { eventFromRow, replaySession } from '../streams/replay.js';
+import { replaySession } from '../streams/replay.js';
+import { eventFromRow } from '../streams/storedState.js';
 import { Persistence } from '../streams/session.js';
 import { goalSignal, runOnVirtualTime } from './mindFixtures.js';
 

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteStore } from '../sinks/sqliteStore.js';
 import { AgentConfig } from '../streams/config.js';
-import { DivergenceCheck, loadRecording, replayOn, replaySession } from '../streams/replay.js';
+import { DivergenceCheck } from '../streams/divergenceCheck.js';
+import { loadRecording, replayOn, replaySession } from '../streams/replay.js';
 import { saveCommand } from '../streams/saveCommand.js';
 import { recordSession } from './helpers/recordSession.js';
 

@@ -11,7 +11,7 @@ import { StoreError } from '../sinks/storeError.js';
 import { SCHEMA_VERSION } from '../sinks/storeSchema.js';
 import { toSqlite, type SqliteSinkOptions } from '../sinks/toSqlite.js';
 import { AgentConfig } from '../streams/config.js';
-import { eventFromRow } from '../streams/replay.js';
+import { eventFromRow } from '../streams/storedState.js';
 import { Persistence, type PersistenceOptions } from '../streams/session.js';
 import type { AgentEvent } from '../streams/events.js';
 
