@@ -8,9 +8,11 @@
  * size until `VACUUM` (`vacuum: true`) compacts it.
  */
 import type { SqliteStore } from './sqliteStore.js';
+import { SCHEMA_VERSION } from './storeSchema.js';
+import { tablesOf } from './storeVersion.js';
 
-/** The tables whose rows belong to one session, by their `session` column. */
-const SESSION_TABLES = ['events', 'signals', 'effects', 'snapshots', 'goals', 'episodes', 'triples', 'provenance'] as const;
+/** The tables whose rows belong to one session, by their `session` column: every table of the schema but `sessions`, so one a migration adds is pruned too. */
+const SESSION_TABLES = tablesOf(SCHEMA_VERSION).filter((table) => table !== 'sessions');
 
 /** A session pruning deletes (or, in a dry run, would delete). */
 export interface PrunedSession {

@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pruneSessions } from '../sinks/sessionPruning.js';
 import { SqliteStore } from '../sinks/sqliteStore.js';
-import { MIGRATIONS } from '../sinks/storeSchema.js';
+import { SCHEMA_VERSION } from '../sinks/storeSchema.js';
+import { tablesOf } from '../sinks/storeVersion.js';
 import { AgentConfig } from '../streams/config.js';
 import { replaySession } from '../streams/replay.js';
 import type { Stimulus } from '../streams/signals.js';
@@ -20,7 +21,7 @@ import { holdWriteLock } from './helpers/lock.js';
 import { recordSession } from './helpers/recordSession.js';
 
 /** Every table with rows of a session: all but `sessions` (read from the schema, so a table added later is checked too). */
-const TABLES = MIGRATIONS.flatMap((sql) => Array.from(sql.matchAll(/CREATE TABLE (\w+)/g), (m) => m[1]!)).filter((table) => table !== 'sessions');
+const TABLES = tablesOf(SCHEMA_VERSION).filter((table) => table !== 'sessions');
 const stimuli = (n: number): Stimulus[] => [
   ...Array.from({ length: 20 }, (_, i) => ({ source: 'test', value: { type: 'fact', subject: `planet ${n}`, predicate: 'has moon', object: `moon ${i}` } })),
   { source: 'test', value: { type: 'goal', description: `Find moons of planet ${n}`, criteria: 'zzqx', priority: 100 } },
