@@ -77,3 +77,43 @@ export function plainCopy(value: unknown, frozen: boolean, depth = PLAIN_DEPTH):
 function freeze(_key: string, value: unknown): unknown {
   return typeof value === 'object' && value !== null ? Object.freeze(value) : value;
 }
+
+/** What JSON leaves out of an object (and makes null in an array). */
+type NotJson = undefined | symbol | ((...args: never[]) => unknown);
+
+/**
+ * The type of `JSON.parse(JSON.stringify(value))` for a `T`: what
+ * {@link jsonCopy} gives, and what a tool's effect resolves with. `toJSON`
+ * is followed (a Date is a string, a Buffer `{ type, data }`); functions,
+ * symbols and undefined leave objects (a field that may be undefined becomes
+ * optional) and are null in arrays; a BigInt has none. A class instance keeps
+ * only its data, so a method called on the copy is a type error, not a crash.
+ * `unknown` and `any` stay as they are.
+ */
+export type AsJson<T> = 0 extends 1 & T ? T : unknown extends T ? T : JsonOf<T>;
+
+/** {@link AsJson} of each member of `T`. */
+type JsonOf<T> = T extends { toJSON(...args: never[]): infer R }
+  ? AsJson<R>
+  : T extends string | number | boolean | null
+    ? T
+    : T extends NotJson
+      ? undefined
+      : T extends readonly (infer Item)[]
+        ? JsonItem<Item>[]
+        : T extends object
+          ? JsonObject<T>
+          : never;
+
+type JsonItem<T> = T extends NotJson ? null : AsJson<T>;
+
+/** An object's fields as JSON keeps them, as one object type (not an intersection of two). */
+type JsonObject<T> = Flat<
+  {
+    [K in keyof T as K extends string | number ? (T[K] extends NotJson ? never : undefined extends T[K] ? never : K) : never]: AsJson<T[K]>;
+  } & {
+    [K in keyof T as K extends string | number ? (T[K] extends NotJson ? never : undefined extends T[K] ? K : never) : never]?: AsJson<Exclude<T[K], undefined>>;
+  }
+>;
+
+type Flat<T> = { [K in keyof T]: T[K] };

@@ -9,6 +9,7 @@
 import type { z } from 'zod';
 import type { MindConfig } from './config.js';
 import type { Goal } from './goals.js';
+import type { AsJson } from './jsonCopy.js';
 import type { Mind } from './mind.js';
 
 export type Danger = 'safe' | 'cautious' | 'dangerous' | 'critical';
@@ -92,7 +93,7 @@ export interface ToolContext extends ProposalContext {
   /**
    * Runs `work`, the tool's I/O (a read, a request, a program), as a
    * recorded effect, and resolves with its value as JSON carries it (what a
-   * store records), or rejects with its error rebuilt from its name, message
+   * store records; typed so, {@link AsJson}: a Date is a string), or rejects with its error rebuilt from its name, message
    * and `code`. A run with a store records the outcome and the scheduler
    * time it came; a re-run of that recording (`replaying`) gets the recorded
    * outcome instead, at once (before any timer of the run could give up on
@@ -103,7 +104,7 @@ export interface ToolContext extends ProposalContext {
    * Once the run is given up on (`signal` aborts) the effect rejects with
    * that reason. `name` says what it does (`read notes.txt`, `run ls -l`).
    */
-  effect<T>(name: string, work: (signal: AbortSignal) => T | PromiseLike<T>, options?: { repeatable?: boolean }): Promise<T>;
+  effect<T>(name: string, work: (signal: AbortSignal) => T | PromiseLike<T>, options?: { repeatable?: boolean }): Promise<AsJson<T>>;
 }
 
 /** What scoring sees: the mind and the goal being decided for. */

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { VirtualTimeScheduler } from 'rxjs';
 import { Mind } from '../mind/mind.js';
-import { ToolFailure } from '../mind/tool.js';
+import { ToolFailure, type ToolContext } from '../mind/tool.js';
 import { runEffect } from '../operators/toolEffect.js';
 import { toolRunScope } from '../operators/toolRunScope.js';
 import { AgentConfig } from '../streams/config.js';
@@ -36,6 +36,17 @@ test('live, an effect resolves with its value as JSON carries it, recorded with 
   runtime.mind.nextCycle();
   await effect('read c', () => 'x');
   t.like(recorded[2], { cycle: 1, n: 0 });
+});
+
+test('an effect is typed as the JSON copy the tool gets: a Date is a string, a method is gone (checked by tsc)', async (t) => {
+  const { effect } = setUp();
+  const typed = effect as ToolContext['effect'];
+  const stat = await typed('stat notes.txt', () => ({ size: 3, mtime: new Date(0), isFile: () => true }));
+  const mtime: string = stat.mtime;
+  t.is(mtime, '1970-01-01T00:00:00.000Z');
+  t.is(stat.size, 3);
+  // @ts-expect-error a method does not survive the copy
+  t.is(stat.isFile, undefined);
 });
 
 test('a cycle number run again after a rollback keeps counting its effects, so no two share a key', async (t) => {
