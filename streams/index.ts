@@ -57,6 +57,7 @@ export type { SeededRandom } from '../mind/random.js';
 export { KnowledgeGraph, symbolId, type Activation, type Triple, type TriplePattern } from '../mind/knowledgeGraph.js';
 export { HypervectorSpace, similarity, type Hypervector } from '../mind/hypervector.js';
 export { notRerun, ToolFailure, type Danger, type Fact, type ProposalContext, type ScoringContext, type Tool, type ToolContext, type ToolOutput, type ToolScoring } from '../mind/tool.js';
+export type { AsJson } from '../mind/jsonCopy.js';
 export { Journal } from '../mind/journal.js';
 export { builtinTools } from '../mind/tools/index.js';
 export { formatBreakdown, parseBreakdown, totalScore, type ScoreParts } from '../mind/utility.js';
