@@ -12,9 +12,10 @@
  *   event and is re-applied as a failed run of that tool (its goal's plan steered again,
  *   then a `failed` action; the cycle, the decision log and the goal's
  *   failure and stall counters advance, and the plan backtracks: see
- *   mind/rolledBackAttempt.ts); a driver tick whose pass hit a bug anywhere
- *   else (a stage, an operator between stages) blames no tool and still uses
- *   up its cycle.
+ *   mind/rolledBackAttempt.ts); a pass that decided, or a driver tick, whose
+ *   pass hit a bug anywhere else (a stage, an operator between stages) blames
+ *   no tool and still uses up its cycle (no two tool runs share a cycle
+ *   number, which keys their effects).
  * - Unless the failing pass was itself handling an error, or its depth is above
  *   `retryDepth` (2), an `error` signal at depth + 1 retries the cycle.
  *
@@ -201,8 +202,9 @@ export function recoverFrom(runtime: Runtime, cycle: Cycle, error: unknown, { re
       if (decided >= 0) cycle.events.push(...kept.slice(decided));
       recordOutcome(runtime, cycle, decision, { kind: 'failed', error: message }, attempt.outcome);
     } else {
+      // Its cycle number stays used: a tool that ran keyed its effects by it (operators/toolEffect.ts).
+      if (signal.type === 'tick' || cycle.decision) runtime.mind.nextCycle();
       delete cycle.decision;
-      if (signal.type === 'tick') runtime.mind.nextCycle();
     }
   }
   const body = { severity, message, rolledBack, signalType: signal.type, depth: signal.depth } as {

@@ -166,7 +166,7 @@ test('recover: a tool that throws is a transient error, state is kept, the retry
   });
 });
 
-test('recover: an operator bug is a critical error, the mind is rolled back to the signal’s checkpoint; no tool is blamed, and the tick still uses up its cycle', (t) => {
+test('recover: an operator bug is a critical error, the mind is rolled back to the signal’s checkpoint; no tool is blamed, and the tick (then its retry, which decided) still uses up its cycle', (t) => {
   runMarbles(t.deepEqual.bind(t), ({ cold, expectObservable }, scheduler) => {
     const runtime = testRuntime(scheduler);
     const goal = withGoal(runtime);
@@ -188,7 +188,29 @@ test('recover: an operator bug is a critical error, the mind is rolled back to t
     expectObservable(report.pipe(toArray())).toBe('-(a|)', {
       a: [
         { kinds: ['error'], rolledBack: true, undone: true, cycle: 1, failures: 0 },
-        { kinds: ['error'], rolledBack: true, undone: true, cycle: 1, failures: 0 },
+        { kinds: ['error'], rolledBack: true, undone: true, cycle: 2, failures: 0 },
+      ],
+    });
+  });
+});
+
+test('recover: a pass that decided uses up its cycle even when it is not a tick, so a tool run rolled back never shares its cycle number (and so its effects\' keys) with the next', (t) => {
+  runMarbles(t.deepEqual.bind(t), ({ cold, expectObservable }, scheduler) => {
+    const runtime = testRuntime(scheduler, { maxCycles: 100, stallThreshold: 100 }, [scriptedTool('echo', 0.9, () => ({ ok: true, summary: 'again', followUp: 'keep going' }))]);
+    withGoal(runtime);
+    let acted = 0;
+    const bugAfterSecondAct = map((c: Cycle) => {
+      if (c.outcome && ++acted === 2) throw new TypeError('a bug after act');
+      return c;
+    });
+    const passes = cold('a|', { a: tick }).pipe(feedback(runtime, chain(runtime, act(runtime), bugAfterSecondAct), { maxDepth: 2 }));
+    const report = passes.pipe(map((c) => ({ signal: c.signal.type, depth: c.signal.depth, events: kinds(c).filter((k) => k === 'error' || k === 'action'), cycle: runtime.mind.cycle })));
+    expectObservable(report.pipe(toArray())).toBe('-(a|)', {
+      a: [
+        { signal: 'tick', depth: 0, events: ['action'], cycle: 1 },
+        { signal: 'feedback', depth: 1, events: ['error'], cycle: 2 },
+        { signal: 'error', depth: 2, events: ['action'], cycle: 3 },
+        { signal: 'feedback', depth: 3, events: ['error'], cycle: 3 },
       ],
     });
   });
