@@ -90,7 +90,13 @@ export interface AgentOptions {
   commands?: Iterable<[string, CommandHandler]>;
   /** Sequence number of the first run's first event (later runs continue the sequence). Default 1. */
   firstSeq?: number;
-  /** True when the run re-runs a recording (`ooda replay`, crash recovery on resume): tools see it as `ToolContext.replaying` and must not act on the world again. Default false. */
+  /**
+   * True when the run re-runs a recording (`ooda replay`, crash recovery on
+   * resume): tools see it as `ToolContext.replaying` and must not act on the
+   * world again, and a stop does not cut its `inputs` and `signals` (they
+   * are what the run took in, the passes it drained after its stop
+   * included). Default false.
+   */
   replaying?: boolean;
   /**
    * Where tools' effects (`ToolContext.effect`) are recorded, or read back

@@ -23,7 +23,7 @@
  * `config`; see streams/agentOptions.ts).
  *
  * A pass happens at one instant: while it runs, `runtime.now()` is the time it
- * began (a rejected line's pass: when the line was perceived), so its events
+ * began (a rejected line's pass too, whenever the line came in), so its events
  * carry one time and a replay at the recorded times reproduces them exactly.
  */
 import {
@@ -36,6 +36,7 @@ import {
   filter,
   finalize,
   from,
+  identity,
   ignoreElements,
   map,
   merge,
@@ -118,7 +119,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
   const skills = new SkillRegistry([policySkill]);
   registerEach('skills', skillOptions, (skill) => skills.register(skill));
   /** Halts the live run (false when there is none, or it is already halting). */
-  let stopRun: (reason: string) => boolean = () => false;
+  let stopRun: (reason: string, at?: number) => boolean = () => false;
   /** Signals (or their rejections) injected while no run is connected, for the next one. */
   const queued: Entering[] = [];
   let injectEntering: (item: Entering) => boolean = (item) => (queued.push(item), true);
@@ -135,13 +136,16 @@ export function createAgent(options: AgentOptions = {}): Agent {
     commands: [
       ...builtinCommands(),
       ...planningCommands(),
-      ['stop', () => (stopRun('stop command'), 'stopping')],
+      // At its pass's time: a replay of the command stops when that pass does.
+      ['stop', () => (stopRun('stop command', runtime.now()), 'stopping')],
       ...commandOptions,
     ],
   });
+  const clock = { now: () => scheduler.now(), mind, commands: runtime.commands };
   /** A stimulus perceived, as what enters a pass. */
   const perceived = (stimulus: Stimulus): Entering => {
-    const perception = perceiveOne(runtime, stimulus);
+    // Stamped on the clock: a line perceived while a pass waits on a tool came now, not when that pass began.
+    const perception = perceiveOne(clock, stimulus);
     const entering: Entering = perception.ok ? { signal: perception.signal } : { rejected: perception.rejected };
     if (stimulus.pastMaxCycles) entering.pastMaxCycles = true;
     return entering;
@@ -185,7 +189,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
     const internal$ = new Subject<Entering>();
     let halted = false;
     let haltReason = 'input ended';
-    /** When the run was halted, on the runtime's clock (a stop command's pass time): the `stopped` event's time, so a replay halting at that moment ends identically however long the original took to drain. */
+    /** When the run was halted (a stop command's pass time; else the clock's, even while a pass waits on a tool): the `stopped` event's time, so a replay halting at that moment ends identically however long the original took to drain. */
     let haltAt: number | undefined;
     let inputsEnded = false;
     let connected = false;
@@ -253,11 +257,11 @@ export function createAgent(options: AgentOptions = {}): Agent {
       releaseMind();
       halt('event stream unsubscribed');
     };
-    const halt = (reason: string): boolean => {
+    const halt = (reason: string, at = scheduler.now()): boolean => {
       if (halted) return false;
       halted = true;
       haltReason = reason;
-      haltAt = runtime.now();
+      haltAt = at;
       driver.halt();
       abandonAfterTask();
       halt$.next();
@@ -294,8 +298,9 @@ export function createAgent(options: AgentOptions = {}): Agent {
     const enter = (signal: Signal): Entering => ({ signal: stamped(signal) });
     const admission = new SourceAdmission({ perceive: perceived, enter, commands: runtime.commands });
     const refused = (label: string) => (problem: string): Entering => admission.refused(label, problem);
+    // A re-run's inputs are what the run took in, the passes it drained after its stop included: the stop does not cut them.
     const inputs$ = merge(...admission.inputs(sources.inputs), ...admission.signals(sources.signals)).pipe(
-      takeUntil(halt$),
+      runtime.replaying ? identity : takeUntil(halt$),
       finalize(() => {
         inputsEnded = true;
         settleAfterTask();
@@ -343,11 +348,12 @@ export function createAgent(options: AgentOptions = {}): Agent {
     const passes$ = incoming$.pipe(
       tap(() => pending++),
       concatMap((entering) => {
-        // A rejected line's pass happens when the line was perceived: a replay re-perceives it then, and its pass's other events (a warning) must carry the same time.
-        passAt = 'rejected' in entering ? entering.rejected.at : scheduler.now();
+        passAt = scheduler.now();
         const pass = ++passes;
-        const pastMaxCycles = isPastMaxCycles(entering);
-        const { item, errors } = enterPass(options.onEnter, pastMaxCycles && !entering.pastMaxCycles ? { ...entering, pastMaxCycles: true } : entering);
+        // A rejection is reported as its pass begins, like any signal (it may have waited behind a pass): a replay re-perceives the line then.
+        const entered: Entering = 'rejected' in entering ? { ...entering, rejected: { ...entering.rejected, at: passAt, cycle: mind.cycle } } : entering;
+        const pastMaxCycles = isPastMaxCycles(entered);
+        const { item, errors } = enterPass(options.onEnter, pastMaxCycles && !entered.pastMaxCycles ? { ...entered, pastMaxCycles: true } : entered);
         // A pass that starts after the stop is abandoned too if it goes on to wait.
         if (halted) abandonAfterTask();
         const pass$: Observable<Cycle> =

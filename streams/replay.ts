@@ -136,20 +136,33 @@ export async function replayOn(
   /** Whether the feed waits for the next page (the clock is held: the feed goes on before anything else runs). */
   let waiting = false;
 
-  const end = (): void => {
-    if (recording.stop) {
-      const { at, reason } = recording.stop;
-      // What else is due at the stop's time (a recorded effect settling) came before it in the run (one after it would have been abandoned): it runs first.
-      const stopWhenLast = (): void => {
-        if (scheduler.actions.some((action) => action.delay <= scheduler.now())) scheduler.schedule(stopWhenLast);
-        else agent.stop(reason);
-      };
-      scheduler.schedule(stopWhenLast, Math.max(0, at - scheduler.now()));
-    } else {
-      stimuli$.complete();
-      signals$.complete();
-    }
+  /**
+   * The recorded signals all fed, and the recorded stop (if any) made: the
+   * feed ends. Signals recorded after the stop's time are fed all the same:
+   * they were queued behind a pass when the run stopped, and it drained them.
+   */
+  let stopMade = !recording.stop;
+  let fedAll = false;
+  const endFeed = (): void => {
+    if (!stopMade || !fedAll) return;
+    stimuli$.complete();
+    signals$.complete();
   };
+  const end = (): void => {
+    fedAll = true;
+    endFeed();
+  };
+  if (recording.stop) {
+    const { at, reason } = recording.stop;
+    // What else is due at the stop's time (a recorded effect settling, a signal fed) came before it in the run (an effect after it would have been abandoned): it runs first.
+    const stopWhenLast = (): void => {
+      if (scheduler.actions.some((action) => action.delay <= scheduler.now())) return void scheduler.schedule(stopWhenLast);
+      agent.stop(reason);
+      stopMade = true;
+      endFeed();
+    };
+    scheduler.schedule(stopWhenLast, Math.max(0, at - scheduler.now()));
+  }
   /** Feeds the next row (`due`) and every following one whose time has come, then schedules itself at the next row's time. */
   const feed = (due: boolean): void => {
     for (;;) {

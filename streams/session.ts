@@ -245,7 +245,7 @@ export class Persistence {
     // The mark of the signal taken in past max cycles is kept, for a replay to warn at the same pass (see Entering).
     const pastMaxCycles = entering.pastMaxCycles ? { pastMaxCycles: true as const } : {};
     if ('rejected' in entering) {
-      // Replay perceives the line again, so it is fed at the time it was perceived.
+      // Replay perceives the line again, fed at the time its pass began (the rejection's time).
       const { at, source, line, reason, preview } = entering.rejected;
       this.recordSignal(at, 'rejected', { source, line, reason, preview, ...pastMaxCycles });
       return;

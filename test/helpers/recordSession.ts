@@ -1,7 +1,7 @@
 /**
  * Recording a session into a store, and resuming a crashed one.
  */
-import { from, lastValueFrom, Subject } from 'rxjs';
+import { from, isObservable, lastValueFrom, Subject, type Observable } from 'rxjs';
 import { AgentConfig } from '../../streams/config.js';
 import { createAgent, type Agent, type AgentOptions, type AgentSources } from '../../streams/createAgent.js';
 import type { AgentEvent } from '../../streams/events.js';
@@ -11,7 +11,8 @@ import type { Stimulus } from '../../streams/signals.js';
 /**
  * Records a whole persisted run into a store file, as `ooda run --db` does:
  * every signal, event and snapshot of session `session` (`ambient` sources,
- * a heartbeat say, run beside the stimuli), then closes it; with
+ * a heartbeat say, run beside the stimuli; `started` gets the agent as its
+ * run starts), then closes it; with
  * `crash`, leaves it as `kill -9` after the last write would: everything
  * flushed, but no exit snapshot and the session still `running`.
  */
@@ -19,14 +20,15 @@ export async function recordSession(
   db: string,
   session: string,
   config: AgentConfig,
-  stimuli: Stimulus[],
-  { crash = false, ambient = [], ...options }: Pick<AgentOptions, 'tools'> & Pick<AgentSources, 'ambient'> & { crash?: boolean } = {},
+  stimuli: Stimulus[] | Observable<Stimulus>,
+  { crash = false, ambient = [], started, ...options }: Pick<AgentOptions, 'tools'> & Pick<AgentSources, 'ambient'> & { crash?: boolean; started?: (agent: Agent) => void } = {},
 ): Promise<Agent> {
   const persistence = await Persistence.open({ db, fresh: true }, { session, config, log: () => undefined });
   const agent = createAgent({ ...persistence.agentOptions(), ...options, config, session });
-  const events$ = agent.run({ inputs: [from(stimuli)], ambient, hold: persistence.hold$ });
+  const events$ = agent.run({ inputs: [isObservable(stimuli) ? stimuli : from(stimuli)], ambient, hold: persistence.hold$ });
   persistence.attach(agent, events$);
   const done = lastValueFrom(events$);
+  started?.(agent);
   events$.connect();
   await done;
   if (crash) {
