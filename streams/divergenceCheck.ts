@@ -93,7 +93,11 @@ export class DivergenceCheck {
     if (row) this.next++, this.matched++;
     else if (!this.complete) return;
     const expected = row ? JSON.stringify(eventFromRow(row)) : NO_EVENT;
-    if (expected !== event.json) this.found = { seq: row?.seq ?? event.seq, expected, got: event.json };
+    if (expected === event.json) return;
+    // Seqs out of step: the recording lacks the replayed seq (an event deleted), or has one the replay did not make there.
+    if (row && row.seq > event.seq) this.found = { seq: event.seq, expected: NO_EVENT, got: event.json };
+    else if (row && row.seq < event.seq) this.found = { seq: row.seq, expected, got: NO_EVENT };
+    else this.found = { seq: row?.seq ?? event.seq, expected, got: event.json };
   }
 
   /** Reads recorded pages until one has a row left to compare, or every page has been read. */

@@ -47,6 +47,14 @@ test('fewer replayed events than recorded is a divergence at the first missing o
   }
 });
 
+test('an event missing from the middle of the recording (deleted by hand) is the divergence, at its seq: no event recorded there; one recorded twice, at the duplicate', async (t) => {
+  const replayed = beats(4);
+  const missing = await check([beat(1), beat(2), beat(4)], replayed, true);
+  t.deepEqual(missing.divergence, { seq: 3, expected: '(no event)', got: JSON.stringify(beat(3)) });
+  const extra = await check([beat(1), beat(2), beat(2), beat(3), beat(4)], replayed, true);
+  t.deepEqual(extra.divergence, { seq: 2, expected: JSON.stringify(beat(2)), got: '(no event)' });
+});
+
 test('more replayed events than recorded: a divergence for a stopped session, not for one cut short by a crash', async (t) => {
   t.deepEqual((await check([beat(1)], [beat(1), beat(2)], true)).divergence, { seq: 2, expected: '(no event)', got: JSON.stringify(beat(2)) });
   t.deepEqual(await check([beat(1)], [beat(1), beat(2)], false), { divergence: undefined, compared: 1 });
