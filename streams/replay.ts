@@ -2,7 +2,9 @@
  * Replay: re-runs a recorded session — the mind state it started from, then
  * every signal it recorded, each fed at its recorded scheduler time on a
  * virtual clock, with the driver off (`drive: false`: the recorded ticks drive
- * the cycles) — and compares the events with the recorded ones. Cycles are
+ * the cycles) — and compares the events with the recorded ones, then the
+ * mind it reached where the run saved one with those snapshots
+ * (streams/snapshotCheck.ts). Cycles are
  * deterministic (time and randomness are injected, and tools' I/O is given
  * back from the recorded effects), so a session replays identically unless
  * the recording was altered.
@@ -21,6 +23,7 @@ import { recordedEffects } from '../sinks/effectRows.js';
 import type { SqliteStore } from '../sinks/sqliteStore.js';
 import type { SignalRow } from '../sinks/storeSchema.js';
 import { StoreError } from '../sinks/storeError.js';
+import type { Mind } from '../mind/mind.js';
 import type { AgentConfig } from './config.js';
 import { createAgent, type Agent, type AgentOptions } from './createAgent.js';
 import { HoldableClock } from './holdableClock.js';
@@ -30,6 +33,7 @@ import type { AgentEvent } from './events.js';
 import { saveCommand } from './saveCommand.js';
 import { ExternalSignal, SignalMeta, type Signal, type Stimulus } from './signals.js';
 import { DivergenceCheck, NO_EVENT, unknownTools, type Divergence } from './divergenceCheck.js';
+import { SnapshotCheck, type StateDivergence } from './snapshotCheck.js';
 import { eventFromRow, storedConfig, storedMindState } from './storedState.js';
 
 /** A recorded session, ready to re-run. */
@@ -88,8 +92,10 @@ export function parseSignalRow(row: SignalRow): { signal: Signal } | { stimulus:
 
 /**
  * Re-runs a recording on a virtual clock starting at `startAt`, handing each
- * event to `onEvent` as it is made (nothing is kept), and calling `onPage`
- * whenever the clock is held for the next page of signals. Tools see
+ * event to `onEvent` as it is made (nothing is kept), calling `onPage`
+ * whenever the clock is held for the next page of signals, and `onEnter`
+ * with the mind as each signal enters its pass (before the pass changes
+ * it). Tools see
  * `replaying` in their context: the world saw these actions once, so their
  * effects (`ctx.effect`) settle as `recording.effects` says, in the order
  * they came, instead of being done again (with none recorded, only a
@@ -104,6 +110,7 @@ export async function replayOn(
   options: Omit<AgentOptions, 'config' | 'session' | 'scheduler' | 'firstSeq' | 'onEnter'>,
   onEvent: (event: AgentEvent) => void,
   onPage: () => Promise<void> = async () => undefined,
+  onEnter: (mind: Mind) => void = () => undefined,
 ): Promise<Agent> {
   const scheduler = new HoldableClock();
   scheduler.frame = recording.startAt;
@@ -115,6 +122,7 @@ export async function replayOn(
     scheduler,
     firstSeq: recording.firstSeq,
     replaying: true,
+    onEnter: () => onEnter(agent.mind),
     // The clock waits while a recorded effect is read: it settles at the next step, before the run's timers.
     ...(effects ? { effects: { recorded: (key: EffectKey) => scheduler.wait(effects(key)) } } : {}),
   });
@@ -200,14 +208,18 @@ export async function replayOn(
   return agent;
 }
 
-export type ReplayResult = { identical: true; session: string; events: number } | { identical: false; session: string; divergence: Divergence };
+/** How a replay went: identical, or the first event that differs, or (the events all the same) the first snapshot the mind differs from. */
+export type ReplayResult =
+  | { identical: true; session: string; events: number }
+  | { identical: false; session: string; divergence: Divergence }
+  | { identical: false; session: string; events: number; stateDivergence: StateDivergence };
 
 /**
  * Loads a session's recording (its first snapshot, its signals as pages read
  * from the store, and how it stopped); `ended` when the session is marked
  * ended, so its recording is complete even if its last events are missing.
  */
-export async function loadRecording(store: SqliteStore, sessionId: string): Promise<{ recording: Recording; ended: boolean }> {
+export async function loadRecording(store: SqliteStore, sessionId: string): Promise<{ recording: Recording; ended: boolean; baseId: number }> {
   const session = await store.existingSession(sessionId);
   const base = await store.snapshot(sessionId, 'first');
   if (!base) throw new StoreError(`store: session ${sessionId} has no snapshot to start from`, 'NO_SNAPSHOT');
@@ -232,12 +244,13 @@ export async function loadRecording(store: SqliteStore, sessionId: string): Prom
     effects: recordedEffects(store, sessionId),
   };
   if (last?.kind === 'session' && last.state === 'stopped') recording.stop = { at: last.at, reason: last.reason ?? 'stopped' };
-  return { recording, ended: session.status === 'ended' };
+  return { recording, ended: session.status === 'ended', baseId: base.id };
 }
 
 /**
  * Replays a stored session (default: the latest) and compares its events with
- * the recorded ones. `options` must carry the recorded run's own tools,
+ * the recorded ones, then its mind with the snapshots the run saved after
+ * the one it starts from (streams/snapshotCheck.ts). `options` must carry the recorded run's own tools,
  * watchers and commands: a divergence at an event naming a tool the replay
  * lacks lists it in `unknownTools`. It reads in one read transaction: a session still being
  * written is replayed as far as it was stored when the replay began, like a
@@ -249,14 +262,21 @@ export function replaySession(
   options: Parameters<typeof replayOn>[1] = {},
 ): Promise<ReplayResult> {
   return store.readTransaction(async () => {
-    const id = sessionId ?? (await store.latestSession())?.id;
+    // The latest with a snapshot, else (none has) the newest, whose loading says it has none.
+    const id = sessionId ?? (await store.latestSession())?.id ?? (await store.sessions()).at(-1)?.id;
     if (id === undefined) throw new StoreError(`store: ${store.file} has no session to replay`, 'NO_SESSION');
-    const { recording, ended } = await loadRecording(store, id);
+    const { recording, ended, baseId } = await loadRecording(store, id);
     // An ended session's recording is complete: events replayed past its last stored one are missing from it.
     const check = new DivergenceCheck(store.eventPages({ session: id }), recording.stop !== undefined || ended);
-    const agent = await replayOn(recording, { ...options, commands: [...(options.commands ?? []), saveCommand] }, (event) => check.push(event), () => check.settle());
+    const snapshots = await SnapshotCheck.of(store, id, baseId);
+    const commands = [...(options.commands ?? []), saveCommand];
+    const agent = await replayOn(recording, { ...options, commands }, (event) => check.push(event), () => check.settle(), (mind) => snapshots.entering(mind));
+    snapshots.ended(agent.mind);
     const divergence = await check.result();
-    if (!divergence) return { identical: true, session: id, events: check.compared };
+    if (!divergence) {
+      const stateDivergence = await snapshots.result();
+      return stateDivergence ? { identical: false, session: id, events: check.compared, stateDivergence } : { identical: true, session: id, events: check.compared };
+    }
     const unknown = divergence.expected === NO_EVENT ? [] : unknownTools(divergence.expected, (tool) => agent.mind.tools.has(tool));
     return { identical: false, session: id, divergence: unknown.length > 0 ? { ...divergence, unknownTools: unknown } : divergence };
   });

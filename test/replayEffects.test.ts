@@ -59,10 +59,21 @@ test('a replay takes the recorded effect, not the world: an effect edited in the
   await withStore(db, (store) => store.run(`UPDATE effects SET value = json_set(value, '$.bytes', 7) WHERE id = (SELECT min(id) FROM effects)`));
   const result = await withStore(db, (store) => replaySession(store, 'rec'));
   t.false(result.identical);
-  if (!result.identical) {
+  if ('divergence' in result) {
     t.regex(result.divergence.expected, /"summary":"read 20 byte\(s\) from notes.txt"/);
     t.regex(result.divergence.got, /"summary":"read 7 byte\(s\) from notes.txt"/);
   }
+});
+
+test('an effect edited where no event shows it (the text read, which only the mind keeps) makes the replay diverge at the exit snapshot, naming the field', async (t) => {
+  const dir = tempDir(t);
+  const db = join(dir, 'a.db');
+  writeFileSync(join(dir, 'notes.txt'), 'Pluto is a dwarf planet.\n');
+  await recordSession(db, 'rec', configFor(dir), [goalStimulus('Read the file notes.txt', { criteria: 'zzqx' })]);
+  // The same length, so the event of the read (its byte count) stays as it was.
+  await withStore(db, (store) => store.run(`UPDATE effects SET value = replace(value, 'dwarf', 'gassy')`));
+  const result = await withStore(db, (store) => replaySession(store, 'rec'));
+  t.like(result, { identical: false, stateDivergence: { snapshot: { reason: 'exit' }, path: '.extensions.library.0.text', expected: '"Pluto is a dwarf planet.\\n"', got: '"Pluto is a gassy planet.\\n"' } });
 });
 
 test('http_fetch: a replay gets the response the run got and sends no request, with the server gone', async (t) => {

@@ -90,7 +90,7 @@ test('any mix of signals taken in on the real clock is recorded so that its sess
       } finally {
         await store.close();
       }
-      if (!result.identical) t.log(JSON.stringify(result.divergence));
+      if (!result.identical) t.log(JSON.stringify(result));
       if (!result.identical || result.events === 0) return false;
       if (!crash) return true;
       // What the store acknowledged is the mind the run ended with: its last snapshot plus the signals re-applied after it.

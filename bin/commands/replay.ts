@@ -1,7 +1,9 @@
 /**
  * `ooda replay [--session ID]`: re-runs a recorded session on virtual time and
- * compares its events with the recorded ones. Prints "identical" or the first
- * divergence (seq, expected, got); exit 1 on divergence.
+ * compares its events with the recorded ones, then its mind with the
+ * snapshots the run saved. Prints "identical" or the first divergence (an
+ * event's seq, or a snapshot and the path into its state; expected, got);
+ * exit 1 on divergence.
  */
 import { replaySession } from '../../streams/index.js';
 import { defineCommand } from '../command.js';
@@ -14,7 +16,9 @@ export const replay = defineCommand({
 
 Re-runs a recorded session (default: the latest) from the state it started
 with, feeding its recorded signals at their recorded times on virtual time,
-and compares every event with the recorded one.`,
+and compares every event with the recorded one, then the mind it reaches
+where the run saved a snapshot (a save, an auto-save, its exit) with that
+snapshot.`,
   flags: {
     session: { type: 'string', arg: 'ID', help: 'the session to replay (default: the latest; see \'ooda sessions\')' },
     ...STORE_FLAGS,
@@ -25,6 +29,15 @@ and compares every event with the recorded one.`,
     if (result.identical) {
       await printLines([`identical: session ${result.session}, ${result.events} event(s)`]);
       return 0;
+    }
+    if ('stateDivergence' in result) {
+      const { snapshot, path, expected, got } = result.stateDivergence;
+      await printLines([
+        `divergence in session ${result.session}: its ${result.events} event(s) are identical, but the mind differs from snapshot ${snapshot.id} (${snapshot.reason}, cycle ${snapshot.cycle}) at ${path}`,
+        `  expected: ${expected}`,
+        `  got:      ${got}`,
+      ]);
+      return 1;
     }
     const { seq, expected, got, unknownTools = [] } = result.divergence;
     const lacking =
