@@ -61,3 +61,11 @@ test('firstDifference: the first path where two JSON values differ, depth first,
   t.deepEqual(firstDifference({ a: [1] }, { a: { 0: 1 } }, ''), { path: '.a', expected: '[1]', got: '{"0":1}' });
   t.deepEqual(firstDifference(1, 2, ''), { path: '.', expected: '1', got: '2' });
 });
+
+test('replay of the latest session, when no session has a snapshot left (deleted by hand), says the session has none to start from', async (t) => {
+  const { db } = await recordWithSave(t);
+  await withStore(db, (store) => store.run('DELETE FROM snapshots'));
+  const cli = await runCli(['replay', '--db', db]);
+  t.is(cli.code, 1);
+  t.regex(cli.stderr, /session rec has no snapshot to start from/);
+});
