@@ -40,11 +40,23 @@ async function schemaVersion(c: SchemaConnection): Promise<number> {
 export async function requireSchema(c: SchemaConnection): Promise<number> {
   const version = await schemaVersion(c);
   if (version === 0) {
-    const empty = (await c.all('SELECT name FROM sqlite_master LIMIT 1')).length === 0;
-    throw new StoreError(`store: open: ${c.file} is not an ooda-rx store (it has no schema): pass another --db${empty ? missingLogHint(c.file) : ''}`, 'SCHEMA');
+    const held = await heldObjects(c);
+    if (held.length > 0) throw foreignDatabase(c.file, held);
+    throw new StoreError(`store: open: ${c.file} is not an ooda-rx store (it has no schema): pass another --db${missingLogHint(c.file)}`, 'SCHEMA');
   }
   await requireTables(c, version);
   return version;
+}
+
+/** The first few objects (tables, indexes, …) a database holds, in the order they were made. */
+function heldObjects(c: SchemaConnection): Promise<{ type: string; name: string }[]> {
+  return c.all<{ type: string; name: string }>('SELECT type, name FROM sqlite_master ORDER BY rowid LIMIT 4');
+}
+
+/** The error for a database of another program, naming what it holds. */
+function foreignDatabase(file: string, held: { type: string; name: string }[]): StoreError {
+  const named = held.slice(0, 3).map((r) => `${r.type} ${r.name}`).join(', ') + (held.length > 3 ? ', …' : '');
+  return new StoreError(`store: open: ${file} is an SQLite database but not an ooda-rx store (it holds ${named}): ooda writes only its own stores or empty files; pass another --db`, 'SCHEMA');
 }
 
 /** The first 16 bytes of every SQLite database file. */
@@ -113,15 +125,13 @@ export async function requireWritableSchema(c: SchemaConnection, access: 'create
   try {
     const version = await schemaVersion(c);
     if (version > 0) await requireTables(c, version);
-    found = version > 0 ? [] : await c.all<{ type: string; name: string }>('SELECT type, name FROM sqlite_master ORDER BY rowid LIMIT 4');
+    found = version > 0 ? [] : await heldObjects(c);
   } catch (error) {
     await c.run('ROLLBACK').catch(() => undefined);
     throw error;
   }
   await c.run('COMMIT');
-  if (found.length === 0) return;
-  const named = found.slice(0, 3).map((r) => `${r.type} ${r.name}`).join(', ') + (found.length > 3 ? ', …' : '');
-  throw new StoreError(`store: open: ${c.file} is an SQLite database but not an ooda-rx store (it holds ${named}): ooda writes only its own stores or empty files; pass another --db`, 'SCHEMA');
+  if (found.length > 0) throw foreignDatabase(c.file, found);
 }
 
 /** Applies the missing migrations; also proves the file is writable (it always writes `user_version`). */

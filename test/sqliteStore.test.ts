@@ -55,7 +55,7 @@ test('a file written by a newer schema version is refused, naming both versions'
   t.regex(error!.message, new RegExp(`schema version ${SCHEMA_VERSION + 1}, newer than this program's ${SCHEMA_VERSION}`));
 });
 
-test('a writer refuses another program\'s database (tables but no ooda schema) before changing anything or leaving a lock file beside it; an empty file becomes a store', async (t) => {
+test('a writer (and a reader) refuses another program\'s database (tables but no ooda schema), naming what it holds, before changing anything or leaving a lock file beside it; an empty file becomes a store', async (t) => {
   for (const [sql, named] of [['CREATE TABLE t (x)', 'table t'], ['CREATE TABLE events (x); CREATE INDEX events_x ON events (x)', 'table events, index events_x']] as const) {
     const file = tempDb();
     const db = new Database(file);
@@ -64,6 +64,8 @@ test('a writer refuses another program\'s database (tables but no ooda schema) b
     const error = await t.throwsAsync(SqliteStore.open(file), { instanceOf: StoreError });
     t.is(error!.code, 'SCHEMA');
     t.is(error!.message, `store: open: ${file} is an SQLite database but not an ooda-rx store (it holds ${named}): ooda writes only its own stores or empty files; pass another --db`);
+    const read = await t.throwsAsync(SqliteStore.open(file, { access: 'read' }), { instanceOf: StoreError });
+    t.is(read!.message, error!.message, 'a reader names what it holds too');
     const after = new Database(file, { readonly: true });
     t.is(after.pragma('journal_mode', { simple: true }), 'delete', 'the journal mode is unchanged');
     t.is(after.pragma('user_version', { simple: true }), 0);
