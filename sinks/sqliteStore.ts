@@ -114,7 +114,7 @@ export class SqliteStore {
     const store = await (via ? SqliteStore.connect(file, via.uri, sqlite3.OPEN_READONLY | sqlite3.OPEN_URI, options) : SqliteStore.connect(file, file, sqlite3.OPEN_READONLY, options));
     return store.prepare(async () => {
       if (via?.pragma) await store.run(via.pragma);
-      store.version = await requireSchema(store.connection);
+      store.version = await requireSchema(store.connection, () => WriterLock.held(file));
     });
   }
 

@@ -32,13 +32,24 @@ async function schemaVersion(c: SchemaConnection): Promise<number> {
   return version;
 }
 
+/** How long a reader waits for the schema of a store its writer is creating, and how often it looks. */
+export const CREATION_WAIT_MS = 2000;
+const CREATION_POLL_MS = 20;
+
 /**
  * The file's schema version, refused when the file has none (it is not an
  * ooda-rx store). A reader, which cannot migrate, reads an older version as
- * it is: migrations only add tables.
+ * it is: migrations only add tables. An empty database whose writer is
+ * creating it (`writing()` says one holds its lock: `ooda run` on a new file
+ * a moment ago) gets its schema waited for, up to {@link CREATION_WAIT_MS}.
  */
-export async function requireSchema(c: SchemaConnection): Promise<number> {
-  const version = await schemaVersion(c);
+export async function requireSchema(c: SchemaConnection, writing?: () => Promise<boolean>): Promise<number> {
+  let version = await schemaVersion(c);
+  for (let waited = 0; version === 0 && writing && waited < CREATION_WAIT_MS; waited += CREATION_POLL_MS) {
+    if ((await heldObjects(c)).length > 0 || !(await writing())) break;
+    await new Promise((resolve) => setTimeout(resolve, CREATION_POLL_MS));
+    version = await schemaVersion(c);
+  }
   if (version === 0) {
     const held = await heldObjects(c);
     if (held.length > 0) throw foreignDatabase(c.file, held);

@@ -92,6 +92,21 @@ export class WriterLock {
     return new WriterLock(db);
   }
 
+  /**
+   * Whether a writer holds the lock of `file` now: a read of the side file is
+   * refused while one does. Takes no lock and creates nothing (false when
+   * there is no side file).
+   */
+  static async held(file: string): Promise<boolean> {
+    const db = await new Promise<sqlite3.Database | undefined>((resolve) => {
+      const handle: sqlite3.Database = new sqlite3.Database(`${resolvedStorePath(file)}-lock`, sqlite3.OPEN_READONLY, (error) => resolve(error ? undefined : handle));
+    });
+    if (!db) return false;
+    const busy = await new Promise<boolean>((resolve) => db.get('SELECT count(*) FROM sqlite_master', (error: (Error & { code?: string }) | null) => resolve(error?.code === 'SQLITE_BUSY')));
+    await new Promise<void>((resolve) => db.close(() => resolve()));
+    return busy;
+  }
+
   /** Lets go of the lock. */
   release(): Promise<void> {
     return new Promise((resolve) => this.db.close(() => resolve()));

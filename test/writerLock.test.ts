@@ -1,4 +1,5 @@
 import test from 'ava';
+import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,7 @@ import { events, finished, runCli, startCli } from './helpers/cli.js';
 import { holdWriteLock } from './helpers/lock.js';
 import { SqliteStore } from '../sinks/sqliteStore.js';
 import { StoreError } from '../sinks/storeError.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../sinks/storeSchema.js';
 
 const tempDir = (): string => mkdtempSync(join(tmpdir(), 'ooda-writer-'));
 
@@ -115,4 +117,26 @@ test('a writer waiting for the lock takes it when the other writer lets go withi
   } finally {
     other.kill();
   }
+});
+
+test('a reader that opens a store while its writer is creating it (the file still empty, the lock held) waits for the schema instead of calling it no store; with no writer, an empty file is refused at once', async (t) => {
+  const dir = tempDir();
+  const file = join(dir, 'new.db');
+  writeFileSync(file, '');
+  const writer = await holdWriteLock(`${file}-lock`);
+  t.teardown(() => void writer.kill());
+  const reading = SqliteStore.open(file, { access: 'read' });
+  await new Promise((r) => setTimeout(r, 100));
+  // What the writer does under its lock as it creates the store.
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.exec(MIGRATIONS.join('\n'));
+  db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  db.close();
+  const store = await reading;
+  t.deepEqual(await store.sessions(), []);
+  await store.close();
+  const lone = join(dir, 'lone.db');
+  writeFileSync(lone, '');
+  await t.throwsAsync(SqliteStore.open(lone, { access: 'read' }), { instanceOf: StoreError, message: /lone\.db is not an ooda-rx store \(it has no schema\)/ });
 });
