@@ -70,7 +70,7 @@ export function msFlag(name: string, raw: string | undefined): number | undefine
 
 /** A text flag that must not be empty (`--session ID`), or undefined when absent. */
 export function textFlag(name: string, raw: string | undefined, what: string): string | undefined {
-  if (raw !== undefined && raw.trim() === '') throw new UsageError(`--${name}: expected ${what}, got an empty string`);
+  if (raw !== undefined && raw.trim() === '') throw new UsageError(`--${name}: expected ${what}, got ${raw === '' ? 'an empty string' : `only whitespace (${JSON.stringify(raw)})`}`);
   return raw;
 }
 

@@ -34,18 +34,24 @@ test('negative numbers get the flag\u2019s own message, not parseArgs\u2019 "amb
   t.is(seed.code, 0, seed.stderr);
 });
 
-test('an empty --session is a usage error', async (t) => {
+test('an empty --session is a usage error, and so is one of only whitespace, said so', async (t) => {
   const { code, stderr } = await usage(['--session', '', '--max-cycles', '0']);
   t.is(code, 2);
   t.is(stderr, 'ooda: --session: expected a session id, got an empty string\n');
+  const blank = await usage(['--session', '  ', '--max-cycles', '0']);
+  t.is(blank.code, 2);
+  t.is(blank.stderr, 'ooda: --session: expected a session id, got only whitespace ("  ")\n');
 });
 
 test('a --session with a control character (a newline, a tab) is a usage error: it would break the sessions table and every line naming it; spaces and other letters are fine', async (t) => {
-  for (const id of ['two\nlines', 'a\tb', 'bell\u0007']) {
-    const { code, stderr } = await usage(['--session', id, '--max-cycles', '0']);
+  for (const [id, shown] of [['two\nlines', '"two\\nlines"'], ['a\tb', '"a\\tb"'], ['bell\u0007', '"bell\\u0007"'], ['a\u007fb', '"a\\u007fb"'], ['c1\u0085', '"c1\\u0085"']]) {
+    const { code, stderr } = await usage(['--session', id!, '--max-cycles', '0']);
     t.is(code, 2, stderr);
-    t.is(stderr, `ooda: --session: a session id may not contain control characters (newline, tab, …), got ${JSON.stringify(id)}\n`);
+    t.is(stderr, `ooda: --session: a session id may not contain control characters (newline, tab, …), got ${shown}\n`, 'each shown escaped, DEL and C1 ones too');
   }
+  const replaced = await usage(['--session', 'a\ufffdb', '--max-cycles', '0']);
+  t.is(replaced.code, 2, replaced.stderr);
+  t.is(replaced.stderr, 'ooda: --session: a session id may not contain U+FFFD, which stands for bytes that are not UTF-8 (what the shell passed was not UTF-8?), got "a\\ufffdb"\n');
   const fine = await usage(['--session', 'mon été ☃ #2', '--max-cycles', '0']);
   t.is(fine.code, 0, fine.stderr);
   t.regex(fine.stderr, /session mon été ☃ #2 started/);
@@ -69,7 +75,7 @@ test('an empty --goal or --config is a usage error naming the flag', async (t) =
   for (const command of [['run', '--no-db', '--no-stdin'], ['plan'], ['reflect']]) {
     const goal = await runCli([...command, '--goal', 'ok', '--goal', ' ']);
     t.is(goal.code, 2, `${command[0]}: ${goal.stderr}`);
-    t.is(goal.stderr, 'ooda: --goal: expected a goal description, got an empty string\n');
+    t.is(goal.stderr, 'ooda: --goal: expected a goal description, got only whitespace (" ")\n');
   }
   const config = await usage(['--config', '']);
   t.is(config.code, 2, config.stderr);

@@ -226,16 +226,26 @@ async function listenWs(spec: WsSpec | undefined): Promise<WsServer | undefined>
 }
 
 /**
- * A new session's id from --session: not empty, and without control
- * characters (a newline or a tab in it broke `ooda sessions`' table and every
- * log line naming the session).
+ * A new session's id from --session: not empty, without control characters
+ * (a newline or a tab in it broke `ooda sessions`' table and every log line
+ * naming the session), and without U+FFFD (Node puts it in place of bytes of
+ * the argument that are not UTF-8: the id would silently differ from the one
+ * typed).
  */
 function sessionFlag(raw: string | undefined): string | undefined {
   const id = textFlag('session', raw, 'a session id');
   if (id !== undefined && /[\u0000-\u001f\u007f-\u009f]/.test(id)) {
-    throw new UsageError(`--session: a session id may not contain control characters (newline, tab, …), got ${JSON.stringify(id)}`);
+    throw new UsageError(`--session: a session id may not contain control characters (newline, tab, …), got ${escapedControls(id)}`);
+  }
+  if (id?.includes('\ufffd')) {
+    throw new UsageError(`--session: a session id may not contain U+FFFD, which stands for bytes that are not UTF-8 (what the shell passed was not UTF-8?), got ${escapedControls(id)}`);
   }
   return id;
+}
+
+/** `text` JSON-quoted, with DEL, the C1 controls and U+FFFD escaped too (JSON leaves them as they are: a terminal shows nothing, or a stray mark). */
+function escapedControls(text: string): string {
+  return JSON.stringify(text).replace(/[\u007f-\u009f\ufffd]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** A session id from the start time (the CLI is allowed the wall clock; the agent is not). */
