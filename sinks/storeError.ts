@@ -27,7 +27,11 @@ export function translate(error: Error, file: string, doing: string): StoreError
   const hint: Record<string, string> = {
     SQLITE_READONLY: `${where} is read-only (${detail}): check the permissions of the file and its folder, or pass another --db`,
     SQLITE_FULL: `${where}: the disk or the database's size limit is full (${detail}): free space or pass another --db`,
-    SQLITE_BUSY: `${where} is locked by another process (${detail}): is another ooda running on it? Stop it or pass another --db`,
+    // Only ooda's own writers take the side file's lock; the store itself is held by a write transaction, which no ooda reader takes.
+    SQLITE_BUSY:
+      doing === 'lock'
+        ? `${where} is locked by another process (${detail}): is another ooda running on it? Stop it or pass another --db`
+        : `${where} is locked by another process (${detail}): a program holds a write transaction on it (an sqlite3 shell after BEGIN, say); end it, or pass another --db`,
     SQLITE_LOCKED: `${where} is locked (${detail}): is another ooda running on it? Stop it or pass another --db`,
     SQLITE_CANTOPEN: `cannot open ${where} (${detail}): check that its folder exists and is writable`,
     SQLITE_NOTADB: `${where} is not an SQLite database (${detail}): pass another --db`,
