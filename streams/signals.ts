@@ -68,7 +68,10 @@ export const SensorSignal = z
   .object({
     type: z.literal('sensor'),
     sensor: z.string().trim().min(1, BLANK),
-    value: z.union([z.number(), z.string(), z.boolean(), z.record(z.string(), z.unknown())], { error: 'expected a number, a string, a boolean or an object' }),
+    value: z.union([z.number(), z.string(), z.boolean(), z.record(z.string(), z.unknown())], {
+      // A number JSON cannot hold (1e400 parses to Infinity) is a number still: said so.
+      error: ({ input }) => (typeof input === 'number' ? `expected a finite number, got ${input}` : `expected a number, a string, a boolean or an object${Array.isArray(input) ? ', got an array' : ''}`),
+    }),
     ...envelope,
   })
   .strict();

@@ -60,7 +60,9 @@ test('perceive: unknown, internal and missing types are rejected with the expect
   t.is(reason('[1,2]'), 'expected a JSON object with a "type" field, got an array');
   t.is(reason('{"type":"goal","description":"x","prio":3}'), 'invalid goal signal: prio: Unrecognized key: "prio"');
   t.is(reason('{"type":"fact","subject":"   ","predicate":"is","object":"x"}'), 'invalid fact signal: subject: must not be empty or blank');
-  t.is(reason('{"type":"sensor","sensor":"t","value":[1,2]}'), 'invalid sensor signal: value: expected a number, a string, a boolean or an object');
+  t.is(reason('{"type":"sensor","sensor":"t","value":[1,2]}'), 'invalid sensor signal: value: expected a number, a string, a boolean or an object, got an array');
+  t.is(reason('{"type":"sensor","sensor":"t","value":null}'), 'invalid sensor signal: value: expected a number, a string, a boolean or an object');
+  t.is(reason('{"type":"sensor","sensor":"t","value":1e400}'), 'invalid sensor signal: value: expected a finite number, got Infinity', 'a number JSON parses to Infinity is said to be one');
 });
 
 test('observe → orient → decide: one pass fills the cycle and records observation, orientation and decision', (t) => {
