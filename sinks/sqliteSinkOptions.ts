@@ -16,11 +16,11 @@ import type { StoreError } from './storeError.js';
 export interface SqliteSinkOptions {
   /** Rows that start a flush at once. Default 500. */
   batchSize?: number;
-  /** Longest a queued row waits before a flush starts, in ms: what a crash loses while the store keeps up (more when input outruns it: see docs/store.md). Default 50. */
+  /** Longest a queued row waits before a flush starts, in ms: about what a crash loses (see docs/store.md). Default 50. */
   flushMs?: number;
-  /** Queue bound: at this many pending rows the sink is saturated. Default 50 000. */
+  /** Queue bound: at this many rows waiting behind the transaction being written the sink is saturated (so the store trails by about a flush window at most). Default 2 000. */
   maxQueued?: number;
-  /** Queue bound in bytes (the rows' JSON): at this much the sink is saturated too, however few rows hold it (whole-mind snapshots). Default 64 MiB. */
+  /** Queue bound in bytes (the JSON of the rows held, the transaction being written included): at this much the sink is saturated too, however few rows hold it (whole-mind snapshots). Default 64 MiB. */
   maxQueuedBytes?: number;
   /** Clock for the flush timer. Default asyncScheduler. */
   scheduler?: SchedulerLike;

@@ -12,14 +12,19 @@
  * An `action` event also becomes a `provenance` row, joined with the decision
  * that chose its tool.
  *
- * Backpressure: the queue is bounded by `maxQueued` rows and by
- * `maxQueuedBytes` of their JSON (a whole-mind snapshot is one row, but
+ * Backpressure: the rows waiting behind the transaction being written are
+ * bounded by `maxQueued`, so the store trails the agent by about one flush
+ * window at most, and a crash loses no more (with 50 000 rows, piped input
+ * that outran the store lost a third of a second of it, or more); the
+ * transaction in flight does not count, so the agent goes on working while
+ * it is written. The JSON of all the rows held, in flight or waiting, is
+ * bounded by `maxQueuedBytes` (a whole-mind snapshot is one row, but
  * megabytes: `save` commands sent faster than they were written grew memory
  * past a gigabyte with few rows queued). When either is reached,
  * `saturated$` emits true; the agent holds its driver (no new cycles) and the
- * program pauses stdin until the queue has drained below half of both, when
- * it emits false. Memory is therefore bounded by the bounds plus what one
- * burst of cycles or one input chunk adds, never by the run's length.
+ * program pauses stdin until both have drained below half, when it emits
+ * false. Memory is therefore bounded by the bounds plus what one burst of
+ * cycles or one input chunk adds, never by the run's length.
  *
  * A write error is never a silent drop: the rows stay queued and are retried;
  * the error is written to stderr and passed to `onError` (the program injects
@@ -36,7 +41,7 @@
  *   events:       --a-b-c----------d--|
  *   toSqlite():   -------[abc]-----[d]|    (one transaction per flush; the last on completion)
  *
- * Options: batchSize (500), flushMs (50), maxQueued (50 000), maxQueuedBytes (64 MiB), scheduler
+ * Options: batchSize (500), flushMs (50), maxQueued (2 000), maxQueuedBytes (64 MiB), scheduler
  * (asyncScheduler, for the flush timer), onError, log (stderr); a bad one throws, naming it.
  */
 import { asyncScheduler, Subject, type Observable, type Observer, type Subscription } from 'rxjs';
@@ -53,6 +58,9 @@ export const MAX_RETRY_MS = 1000;
 
 /** Bytes the disk must gain after a full-disk failure for the backlog to be retried before its backoff ends: the backlog's own size, up to this. */
 export const ROOM_TO_RETRY = 1024 * 1024;
+
+/** The default bound of the rows waiting behind the transaction being written: about what one flush window writes. */
+export const DEFAULT_MAX_QUEUED = 2_000;
 
 /** The default bound of the queue's JSON, in bytes (UTF-16 units, about bytes). */
 export const DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024;
@@ -86,7 +94,7 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
   checkSqliteSinkOptions(options);
   const batchSize = options.batchSize ?? 500;
   const flushMs = options.flushMs ?? 50;
-  const maxQueued = options.maxQueued ?? 50_000;
+  const maxQueued = options.maxQueued ?? DEFAULT_MAX_QUEUED;
   const maxQueuedBytes = options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES;
   const scheduler = options.scheduler ?? asyncScheduler;
   const log = options.log ?? ((line: string) => process.stderr.write(`ooda: ${line}\n`));
@@ -108,7 +116,8 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
 
   const pending = (): number => queue.size + inFlight;
   const updateSaturation = (): void => {
-    const n = pending();
+    // Rows: those waiting (how far the store trails); bytes: all held (memory).
+    const n = queue.size;
     const chars = queue.chars + inFlightChars;
     const full = saturated ? n >= maxQueued / 2 || chars >= maxQueuedBytes / 2 : n >= maxQueued || chars >= maxQueuedBytes;
     if (full === saturated) return;

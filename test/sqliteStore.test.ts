@@ -221,6 +221,23 @@ test('the queue is bounded: saturated$ turns true at maxQueued and false once th
   await store.close();
 });
 
+test('the row bound counts the rows waiting behind the transaction being written, not that transaction: the agent works on while it is written, up to maxQueued rows ahead', async (t) => {
+  const store = await SqliteStore.open(tempDb());
+  const sink = toSqlite(store, { batchSize: 100, maxQueued: 300, flushMs: 60_000 });
+  const states: boolean[] = [];
+  sink.saturated$.subscribe((s) => states.push(s));
+  for (let seq = 1; seq <= 100; seq++) sink.next(heartbeatEvent(seq));
+  t.is(sink.pending, 100, 'a batch of 100 is being written');
+  for (let seq = 101; seq <= 399; seq++) sink.next(heartbeatEvent(seq));
+  t.deepEqual(states, [], '299 rows wait behind the 100 being written: under the bound');
+  sink.next(heartbeatEvent(400));
+  t.deepEqual(states, [true], 'the 300th row waiting saturates it');
+  await sink.flushed();
+  t.deepEqual(states, [true, false]);
+  t.is((await store.events({})).length, 400);
+  await store.close();
+});
+
 test('the queue is bounded in bytes too: a few big rows (whole-mind snapshots) saturate it at maxQueuedBytes, and it is released once they are written', async (t) => {
   const store = await SqliteStore.open(tempDb());
   const sink = toSqlite(store, { batchSize: 1000, maxQueued: 50_000, maxQueuedBytes: 1_000_000, flushMs: 60_000 });
