@@ -270,7 +270,7 @@ export function replaySession(
     const check = new DivergenceCheck(store.eventPages({ session: id }), recording.stop !== undefined || ended);
     const snapshots = await SnapshotCheck.of(store, id, baseId);
     const commands = [...(options.commands ?? []), saveCommand];
-    const agent = await replayOn(recording, { ...options, commands }, (event) => check.push(event), () => check.settle(), (mind) => snapshots.entering(mind));
+    const agent = await replayOn(recording, { ...options, commands }, (event) => check.push(event), () => Promise.all([check.settle(), snapshots.settle()]).then(() => undefined), (mind) => snapshots.entering(mind));
     snapshots.ended(agent.mind);
     const divergence = await check.result();
     if (!divergence) {

@@ -39,8 +39,9 @@ interface SnapshotPoint {
 
 export class SnapshotCheck {
   private entered = 0;
-  /** Each snapshot's id and the replayed mind (as JSON) at its point. */
+  /** The replayed mind (as JSON) at each snapshot's point, by snapshot id, until it is compared. */
   private readonly taken = new Map<number, string>();
+  private found: StateDivergence | undefined;
 
   private constructor(
     private readonly store: SqliteStore,
@@ -68,19 +69,24 @@ export class SnapshotCheck {
     this.take(mind, this.entered);
   }
 
-  /** The first snapshot the replayed mind differs from, where; snapshots the replay did not reach (it diverged, or the recording was cut) are not compared. */
-  async result(): Promise<StateDivergence | undefined> {
-    for (const { id } of this.points) {
-      const replayed = this.taken.get(id);
-      if (replayed === undefined) continue;
+  /** Compares the minds taken so far with their snapshots, and lets them go (a replay calls it between pages, so memory holds the minds of one page at most). */
+  async settle(): Promise<void> {
+    for (const [id, replayed] of [...this.taken].sort(([a], [b]) => a - b)) {
+      this.taken.delete(id);
+      if (this.found) continue;
       const row = await this.store.get<SnapshotRow>('SELECT * FROM snapshots WHERE id = ?', [id]);
       // Both sides read as a snapshot is restored, so what the format leaves out or fills in counts on neither.
       const expected = roundTrip(storedMindState(this.store.file, row!));
       const got = roundTrip(MindState.parse(JSON.parse(replayed)));
       const difference = firstDifference(expected, got, '');
-      if (difference) return { snapshot: { id, reason: row!.reason, cycle: row!.cycle }, ...difference };
+      if (difference) this.found = { snapshot: { id, reason: row!.reason, cycle: row!.cycle }, ...difference };
     }
-    return undefined;
+  }
+
+  /** The first snapshot the replayed mind differs from, where; snapshots the replay did not reach (it diverged, or the recording was cut) are not compared. */
+  async result(): Promise<StateDivergence | undefined> {
+    await this.settle();
+    return this.found;
   }
 
   private take(mind: Mind, signalsBefore: number): void {
