@@ -33,7 +33,7 @@ async function schemaVersion(c: SchemaConnection): Promise<number> {
 }
 
 /** How long a reader waits for the schema of a store its writer is creating, and how often it looks. */
-export const CREATION_WAIT_MS = 2000;
+const CREATION_WAIT_MS = 2000;
 const CREATION_POLL_MS = 20;
 
 /**

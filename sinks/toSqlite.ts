@@ -60,7 +60,7 @@ export const MAX_RETRY_MS = 1000;
 export const ROOM_TO_RETRY = 1024 * 1024;
 
 /** The default bound of the rows waiting behind the transaction being written: about what one flush window writes. */
-export const DEFAULT_MAX_QUEUED = 2_000;
+const DEFAULT_MAX_QUEUED = 2_000;
 
 /** The default bound of the queue's JSON, in bytes (UTF-16 units, about bytes). */
 export const DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024;

@@ -2,8 +2,8 @@
  * Comparing the mind a replay reaches with the snapshots its run saved: each
  * snapshot after the one the replay starts from (a `save` command's, an
  * auto-save's, the exit one) was taken as a pass began, before it changed
- * the mind, or at the end; the replay takes the mind at that same point and,
- * once it has ended, compares the two. A recording altered where no event
+ * the mind, or at the end; the replay takes the mind at that same point and
+ * compares the two (between pages of signals, and at the end). A recording altered where no event
  * shows it (a recorded effect whose value only the mind keeps, say) is then
  * not reported identical.
  *
@@ -39,6 +39,8 @@ interface SnapshotPoint {
 
 export class SnapshotCheck {
   private entered = 0;
+  /** The first point not taken yet (points come in id order, and so in the order they are reached). */
+  private next = 0;
   /** The replayed mind (as JSON) at each snapshot's point, by snapshot id, until it is compared. */
   private readonly taken = new Map<number, string>();
   private found: StateDivergence | undefined;
@@ -90,7 +92,10 @@ export class SnapshotCheck {
   }
 
   private take(mind: Mind, signalsBefore: number): void {
-    for (const point of this.points) if (point.signalsBefore === signalsBefore) this.taken.set(point.id, JSON.stringify(mind.toJSON()));
+    for (; this.next < this.points.length && this.points[this.next]!.signalsBefore <= signalsBefore; this.next++) {
+      const point = this.points[this.next]!;
+      if (point.signalsBefore === signalsBefore) this.taken.set(point.id, JSON.stringify(mind.toJSON()));
+    }
   }
 }
 
