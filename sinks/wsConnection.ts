@@ -41,6 +41,8 @@ export class Connection implements WsClient {
   teardowns: (() => void)[] = [];
   /** What was queued as the client connected and has not been sent since: not held against it (see queuedBytes). */
   connectBytes = 0;
+  /** Whether it has had what a client gets first (the listeners' snapshot, then a keepalive); not yet when it came before any listener (the run still starting). */
+  greeted = false;
 
   constructor(
     readonly id: string,

@@ -14,8 +14,11 @@
  * `keepaliveMs` each client gets a `keepalive` message, so a browser (which
  * cannot see pings) can tell a silent server from a quiet one; it gets one as
  * it connects too, after what the listeners sent it first (the sink's
- * snapshot), saying the interval (`intervalMs: 0`: none will come, so silence
- * means nothing).
+ * snapshot; a client that connects before any listener, while the run is
+ * starting, gets both once the first listens), saying the interval
+ * (`intervalMs: 0`: none will come, so silence means nothing). A signal sent
+ * before the run takes signals is answered {@link STARTING_ERROR}; one sent
+ * after it stopped, that it has stopped.
  * Event delivery is the sink's job (sinks/toWebSocket.ts).
  *
  * Bound to 127.0.0.1 unless `host` says otherwise; every request passes the
@@ -75,6 +78,9 @@ export function tokenProblem(token: string): string | null {
   return null;
 }
 
+/** The answer to a signal that comes before the run takes signals (its store opening, a crashed session's signals re-applied). */
+export const STARTING_ERROR = 'not accepted yet: the agent is starting (opening its store, or re-applying a crashed session); send it again later';
+
 const SIGNAL_HELP = 'expected {"subscribe": [kinds…] | "*"} or {"id"?, "token", "signal": {"type": …}}';
 
 export class WsServer implements SignalChannel {
@@ -88,6 +94,8 @@ export class WsServer implements SignalChannel {
   private readonly connections = new Set<Connection>();
   private readonly listeners = new Set<ConnectionListener>();
   private signalHandler: ((request: SignalRequest) => SignalVerdict) | undefined;
+  /** Whether a signal handler was ever registered: before one is, the run is still starting. */
+  private signalHandled = false;
   private readonly wss: WebSocketServer;
   private readonly http: Server;
   private readonly pinger: NodeJS.Timeout;
@@ -154,15 +162,19 @@ export class WsServer implements SignalChannel {
     return { clients: this.connections.size, connected: this.connected, dropped: this.droppedCount };
   }
 
-  /** Calls `listener` for every client, present and future; returns a function that stops it. */
+  /** Calls `listener` for every client, present and future; returns a function that stops it. A client that came before any listener gets its keepalive after this one's snapshot. */
   onConnection(listener: ConnectionListener): () => void {
     this.listeners.add(listener);
-    for (const connection of this.connections) this.attach(connection, listener);
+    for (const connection of this.connections) {
+      this.attach(connection, listener);
+      if (!connection.greeted) this.greeted(connection);
+    }
     return () => this.listeners.delete(listener);
   }
 
   onSignal(handler: (request: SignalRequest) => SignalVerdict): () => void {
     if (this.signalHandler) throw new Error('WsServer: a signal handler is already registered');
+    this.signalHandled = true;
     this.signalHandler = handler;
     return () => {
       if (this.signalHandler === handler) this.signalHandler = undefined;
@@ -232,7 +244,14 @@ export class WsServer implements SignalChannel {
       for (const teardown of connection.teardowns.splice(0)) teardown();
     });
     for (const listener of this.listeners) this.attach(connection, listener);
-    connection.connectBytes = socket.bufferedAmount;
+    // With no listener yet (the run is starting: its store opening, a crashed session re-applied), the snapshot and this keepalive wait for the first.
+    if (this.listeners.size > 0) this.greeted(connection);
+  }
+
+  /** The keepalive a client gets as it connects, after what the listeners sent it first. */
+  private greeted(connection: Connection): void {
+    connection.greeted = true;
+    connection.connectBytes = connection.socket.bufferedAmount;
     connection.sendChecked(this.keepaliveFrame);
   }
 
@@ -306,7 +325,7 @@ export class WsServer implements SignalChannel {
     if (!this.tokenMatches(parsed.data.token)) {
       return error(parsed.data.token === undefined ? 'unauthorised: signals need the control token ("token" field)' : 'unauthorised: wrong token');
     }
-    if (!this.signalHandler) return error('the agent is not accepting signals (it has stopped)');
+    if (!this.signalHandler) return error(this.signalHandled ? 'the agent is not accepting signals (it has stopped)' : STARTING_ERROR);
     const verdict = this.signalHandler({ client: connection.id, signal: parsed.data.signal, ...(id === undefined ? {} : { id }) });
     if (!verdict.ok) return error(verdict.error);
     connection.reply(withId({ type: 'ack', accepted: verdict.signal }));

@@ -8,7 +8,7 @@ import { Subject } from 'rxjs';
 import WebSocket from 'ws';
 import { requestRefusal } from '../sinks/requestGuard.js';
 import { toWebSocket, type WebSocketSinkOptions } from '../sinks/toWebSocket.js';
-import { WsServer, type WsServerOptions } from '../sinks/wsServer.js';
+import { STARTING_ERROR, WsServer, type WsServerOptions } from '../sinks/wsServer.js';
 import type { AgentEvent } from '../streams/events.js';
 import { demoKnowledgeFile } from '../streams/demo.js';
 import { startProgram, type RunningProgram } from '../streams/program.js';
@@ -359,6 +359,24 @@ test('a client gets a keepalive as it connects, after the snapshot, saying the i
     );
     t.deepEqual(raw[1], { type: 'keepalive', intervalMs: keepaliveMs });
   }
+});
+
+test('a client that connects while the run is starting (no listener yet) gets the snapshot, then its keepalive, once the run listens; a signal meanwhile is refused as too early, and after the run stopped as stopped', async (t) => {
+  const server = await WsServer.listen({ port: 0, token: TOKEN, keepaliveMs: 60_000 });
+  t.teardown(() => server.close());
+  const early = client(t, server.wsUrl);
+  const raw: any[] = [];
+  early.socket.on('message', (data) => raw.push(JSON.parse(String(data))));
+  await early.ready;
+  t.deepEqual(await early.ask({ token: TOKEN, signal: { type: 'fact', subject: 'a', predicate: 'b', object: 'c' } }), { type: 'error', error: STARTING_ERROR });
+  t.deepEqual(raw.map((m) => m.type), ['error'], 'no keepalive before the snapshot');
+  const events$ = new Subject<AgentEvent>();
+  events$.subscribe(toWebSocket(server, { snapshot: () => ({ type: 'snapshot', session: 'late', cycle: 0, paused: false, goals: [], memory: { size: 0, capacity: 100, pressure: 0, recent: [] }, decisions: [], episodes: 0, facts: 0 }) }));
+  await until(() => early.keepalives >= 1, 'the keepalive once the run listens');
+  t.deepEqual(raw.map((m) => m.type), ['error', 'snapshot', 'keepalive']);
+  const stopRouting = server.onSignal(() => ({ ok: true, signal: 'fact' }));
+  stopRouting();
+  t.deepEqual(await early.ask({ token: TOKEN, signal: { type: 'fact', subject: 'a', predicate: 'b', object: 'c' } }), { type: 'error', error: 'the agent is not accepting signals (it has stopped)' });
 });
 
 test('a snapshot option that throws gets the connecting client an error message, then the events; the server and the other clients go on', async (t) => {
