@@ -208,11 +208,17 @@ test('a full store is a reported error, never a silent drop: rows stay queued, o
   await store.close();
 });
 
-test('the queue is bounded: saturated$ turns true at maxQueued and false once the queue drains below half', async (t) => {
+/** A sink on a new store that flushes only when asked or at a full batch, and the values its saturated$ has emitted. */
+async function watchedSink(options: SqliteSinkOptions) {
   const store = await SqliteStore.open(tempDb());
-  const sink = toSqlite(store, { batchSize: 1000, maxQueued: 300, flushMs: 60_000 });
+  const sink = toSqlite(store, { flushMs: 60_000, ...options });
   const states: boolean[] = [];
   sink.saturated$.subscribe((s) => states.push(s));
+  return { store, sink, states };
+}
+
+test('the queue is bounded: saturated$ turns true at maxQueued and false once the queue drains below half', async (t) => {
+  const { store, sink, states } = await watchedSink({ batchSize: 1000, maxQueued: 300 });
   for (let seq = 1; seq <= 300; seq++) sink.next(heartbeatEvent(seq));
   t.deepEqual(states, [true]);
   await sink.flushed();
@@ -222,10 +228,7 @@ test('the queue is bounded: saturated$ turns true at maxQueued and false once th
 });
 
 test('the row bound counts the rows waiting behind the transaction being written, not that transaction: the agent works on while it is written, up to maxQueued rows ahead', async (t) => {
-  const store = await SqliteStore.open(tempDb());
-  const sink = toSqlite(store, { batchSize: 100, maxQueued: 300, flushMs: 60_000 });
-  const states: boolean[] = [];
-  sink.saturated$.subscribe((s) => states.push(s));
+  const { store, sink, states } = await watchedSink({ batchSize: 100, maxQueued: 300 });
   for (let seq = 1; seq <= 100; seq++) sink.next(heartbeatEvent(seq));
   t.is(sink.pending, 100, 'a batch of 100 is being written');
   for (let seq = 101; seq <= 399; seq++) sink.next(heartbeatEvent(seq));
@@ -239,10 +242,7 @@ test('the row bound counts the rows waiting behind the transaction being written
 });
 
 test('the queue is bounded in bytes too: a few big rows (whole-mind snapshots) saturate it at maxQueuedBytes, and it is released once they are written', async (t) => {
-  const store = await SqliteStore.open(tempDb());
-  const sink = toSqlite(store, { batchSize: 1000, maxQueued: 50_000, maxQueuedBytes: 1_000_000, flushMs: 60_000 });
-  const states: boolean[] = [];
-  sink.saturated$.subscribe((s) => states.push(s));
+  const { store, sink, states } = await watchedSink({ batchSize: 1000, maxQueued: 50_000, maxQueuedBytes: 1_000_000 });
   const state = { goals: [], memory: 'x'.repeat(300_000) };
   for (let id = 1; id <= 3; id++) sink.insert('snapshots', { id, session: 's', at: id, cycle: 0, signal_id: 0, reason: 'save command', state });
   t.deepEqual(states, [], 'three rows of 300 kB: under both bounds');

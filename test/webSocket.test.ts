@@ -343,12 +343,15 @@ test('every client gets a keepalive message every keepaliveMs, events or not', a
   t.deepEqual(raw[0], { type: 'keepalive', intervalMs: 100 });
 });
 
+/** The snapshot of a session with nothing in it yet. */
+const emptySnapshot = (session: string) => ({ type: 'snapshot' as const, session, cycle: 0, paused: false, goals: [], memory: { size: 0, capacity: 100, pressure: 0, recent: [] }, decisions: [], episodes: 0, facts: 0 });
+
 test('a client gets a keepalive as it connects, after the snapshot, saying the interval: 0 when none will follow', async (t) => {
   for (const keepaliveMs of [60_000, 0]) {
     const server = await WsServer.listen({ port: 0, token: TOKEN, keepaliveMs });
     t.teardown(() => server.close());
     const events$ = new Subject<AgentEvent>();
-    events$.subscribe(toWebSocket(server, { snapshot: () => ({ type: 'snapshot', session: 'quiet', cycle: 0, paused: false, goals: [], memory: { size: 0, capacity: 100, pressure: 0, recent: [] }, decisions: [], episodes: 0, facts: 0 }) }));
+    events$.subscribe(toWebSocket(server, { snapshot: () => emptySnapshot('quiet') }));
     const c = client(t, server.wsUrl);
     const raw: any[] = [];
     c.socket.on('message', (data) => raw.push(JSON.parse(String(data))));
@@ -371,7 +374,7 @@ test('a client that connects while the run is starting (no listener yet) gets th
   t.deepEqual(await early.ask({ token: TOKEN, signal: { type: 'fact', subject: 'a', predicate: 'b', object: 'c' } }), { type: 'error', error: STARTING_ERROR });
   t.deepEqual(raw.map((m) => m.type), ['error'], 'no keepalive before the snapshot');
   const events$ = new Subject<AgentEvent>();
-  events$.subscribe(toWebSocket(server, { snapshot: () => ({ type: 'snapshot', session: 'late', cycle: 0, paused: false, goals: [], memory: { size: 0, capacity: 100, pressure: 0, recent: [] }, decisions: [], episodes: 0, facts: 0 }) }));
+  events$.subscribe(toWebSocket(server, { snapshot: () => emptySnapshot('late') }));
   await until(() => early.keepalives >= 1, 'the keepalive once the run listens');
   t.deepEqual(raw.map((m) => m.type), ['error', 'snapshot', 'keepalive']);
   const stopRouting = server.onSignal(() => ({ ok: true, signal: 'fact' }));
@@ -386,7 +389,7 @@ test('a snapshot option that throws gets the connecting client an error message,
   let snapshots = 0;
   const snapshot = () => {
     if (snapshots++ === 0) throw new Error('extension state unreadable');
-    return { type: 'snapshot' as const, session: 's', cycle: 0, paused: false, goals: [], memory: { size: 0, capacity: 100, pressure: 0, recent: [] }, decisions: [], episodes: 0, facts: 0 };
+    return emptySnapshot('s');
   };
   events$.subscribe(toWebSocket(server, { snapshot }));
   const first = client(t, server.wsUrl);
