@@ -22,8 +22,8 @@
  * Event delivery is the sink's job (sinks/toWebSocket.ts).
  *
  * Bound to 127.0.0.1 unless `host` says otherwise; every request passes the
- * request guard (sinks/requestGuard.ts: a loopback Host on a loopback server,
- * a browser Origin of the server's own or allowed by `origins`). At most
+ * request guard (sinks/requestGuard.ts: a Host no DNS-rebinding site can send
+ * or allowed by `hosts`, a browser Origin of the server's own or allowed by `origins`). At most
  * `maxClients` clients are connected at once: one more is refused with 503.
  * The pages themselves are sinks/dashboardPages.ts.
  *
@@ -207,9 +207,9 @@ export class WsServer implements SignalChannel {
     if (teardown) connection.teardowns.push(teardown);
   }
 
-  /** Why a request must be refused (a foreign Host on a loopback server, a foreign Origin), or null. */
+  /** Why a request must be refused (a Host a rebinding site could send, a foreign Origin), or null. */
   private allowed(req: IncomingMessage): string | null {
-    return requestRefusal(req, this.options.host ?? '127.0.0.1', this.options.origins ?? []);
+    return requestRefusal(req, this.options.host ?? '127.0.0.1', this.options.origins ?? [], this.options.hosts);
   }
 
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {

@@ -9,7 +9,7 @@
  */
 import { checkNumberOption, checkTypeOption, numberBetween, wholeNumber } from '../mind/optionCheck.js';
 import { MAX_TIMER_MS } from '../streams/config.js';
-import { originProblem } from './requestGuard.js';
+import { hostProblem, originProblem } from './requestGuard.js';
 
 /** What `WsServer.listen` takes; every option has a default. */
 export interface WsServerOptions {
@@ -35,11 +35,13 @@ export interface WsServerOptions {
   maxClients?: number;
   /** Browser origins allowed to connect besides the server's own, e.g. `https://dash.example.com` (default none; `'*'`: any). */
   origins?: readonly string[];
+  /** Host names the server is reached by besides IP addresses and loopback names, e.g. `agent.lan`; a request with another `Host` is refused, so a DNS-rebinding site cannot read the agent (default none; `'*'`: any). */
+  hosts?: readonly string[];
 }
 
 /** Throws naming the first option of the wrong kind or out of range. */
 export function checkServerOptions(options: WsServerOptions): void {
-  const { host, port, token, maxPayload, maxQueuedBytes, pingIntervalMs, keepaliveMs, closeTimeoutMs, dashboardDir, maxClients, origins } = options as Record<keyof WsServerOptions, unknown>;
+  const { host, port, token, maxPayload, maxQueuedBytes, pingIntervalMs, keepaliveMs, closeTimeoutMs, dashboardDir, maxClients, origins, hosts } = options as Record<keyof WsServerOptions, unknown>;
   const check = (name: string, value: unknown, ok: (value: number) => boolean, expected: string): void => checkNumberOption('WsServer', name, value, ok, expected);
   check('port', port, wholeNumber(0, 65535), 'a port number from 0 (any free port) to 65535');
   check('maxPayload', maxPayload, wholeNumber(1), 'a whole number of bytes ≥ 1');
@@ -49,10 +51,16 @@ export function checkServerOptions(options: WsServerOptions): void {
   check('keepaliveMs', keepaliveMs, numberBetween(0, MAX_TIMER_MS), `0 (none) or a number of ms up to ${MAX_TIMER_MS}`);
   check('closeTimeoutMs', closeTimeoutMs, numberBetween(0, MAX_TIMER_MS), `a number of ms from 0 to ${MAX_TIMER_MS}`);
   for (const [name, value] of [['host', host], ['token', token], ['dashboardDir', dashboardDir]] as const) checkTypeOption('WsServer', name, value, 'string');
-  if (origins === undefined) return;
-  if (!Array.isArray(origins)) throw new TypeError(`WsServer origins: expected an array of origins, got ${JSON.stringify(origins) ?? String(origins)}`);
-  for (const origin of origins as unknown[]) {
-    const problem = typeof origin === 'string' ? originProblem(origin) : `expected a string, got ${JSON.stringify(origin) ?? String(origin)}`;
-    if (problem) throw new RangeError(`WsServer origins: ${problem}`);
+  checkNameList('origins', origins, 'origin', originProblem);
+  checkNameList('hosts', hosts, 'host name', hostProblem);
+}
+
+/** Throws unless `value` is undefined or an array of strings `problem` finds nothing wrong with. */
+function checkNameList(name: string, value: unknown, what: string, problem: (item: string) => string | null): void {
+  if (value === undefined) return;
+  if (!Array.isArray(value)) throw new TypeError(`WsServer ${name}: expected an array of ${what}s, got ${JSON.stringify(value) ?? String(value)}`);
+  for (const item of value as unknown[]) {
+    const found = typeof item === 'string' ? problem(item) : `expected a string, got ${JSON.stringify(item) ?? String(item)}`;
+    if (found) throw new RangeError(`WsServer ${name}: ${found}`);
   }
 }

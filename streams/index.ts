@@ -93,7 +93,7 @@ export { toLines, type LineSink, type LineSinkOptions } from '../sinks/lineWrite
 export { toNdjson, type NdjsonSink, type NdjsonSinkOptions } from '../sinks/ndjson.js';
 export { toPrettyLog } from '../sinks/prettyLog.js';
 export { tokenProblem, WsServer, type ConnectionListener, type WsClient, type WsServerOptions } from '../sinks/wsServer.js';
-export { originProblem } from '../sinks/requestGuard.js';
+export { hostProblem, originProblem } from '../sinks/requestGuard.js';
 export { toWebSocket, type WebSocketSink, type WebSocketSinkOptions } from '../sinks/toWebSocket.js';
 export { fromWebSocket, type WebSocketInputOptions } from '../sources/wsInput.js';
 export { SqliteStore, type EventQuery, type StoreAccess, type StoreOptions, type Synchronous } from '../sinks/sqliteStore.js';

@@ -120,9 +120,12 @@ test('with a store, --heartbeat 0 and autoSaveMs > 0 warn once at start that aut
   }
 });
 
-test('--origin and --max-clients are checked, and need --ws like --host and --token', async (t) => {
+test('--origin, --allow-host and --max-clients are checked, and need --ws like --host and --token', async (t) => {
   const cases: [string[], string][] = [
     [['--origin', 'http://localhost:3000'], '--origin needs --ws PORT'],
+    [['--allow-host', 'agent.lan'], '--allow-host needs --ws PORT'],
+    [['--ws', '0', '--allow-host', 'agent.lan:8080'], '--allow-host: expected a host name such as agent.lan (no scheme, port or path) or *, got "agent.lan:8080"'],
+    [['--ws', '0', '--allow-host', 'http://agent.lan'], '--allow-host: expected a host name such as agent.lan (no scheme, port or path) or *, got "http://agent.lan"'],
     [['--max-clients', '5'], '--max-clients needs --ws PORT'],
     [['--ws', '0', '--origin', 'http://localhost:3000/'], '--origin: expected an origin as browsers send it (scheme://host[:port], no path or trailing slash): "http://localhost:3000", got "http://localhost:3000/"'],
     [['--ws', '0', '--origin', 'localhost'], '--origin: expected an origin such as https://example.com:8443 or *, got "localhost"'],

@@ -246,15 +246,32 @@ test('origins lets the named web pages (or any, with *) connect besides the serv
   });
 });
 
-test('off loopback a browser Origin must still be the server\u2019s own or allowed; the Host is then not checked', (t) => {
+test('off loopback a browser Origin must still be the server\u2019s own or allowed, and the Host an IP address, a loopback name or an allowed name: a DNS-rebinding site is refused', (t) => {
   const request = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
-  const onLan = (headers: Record<string, string>, origins: string[] = []) => requestRefusal(request(headers), '0.0.0.0', origins);
+  const onLan = (headers: Record<string, string>, origins: string[] = [], hosts: string[] = []) => requestRefusal(request(headers), '0.0.0.0', origins, hosts);
   t.is(onLan({ host: '192.168.1.20:8080', origin: 'http://192.168.1.20:8080' }), null);
-  t.is(onLan({ host: 'agent.lan:8080', origin: 'https://agent.lan:8080' }), null, 'behind a TLS proxy that keeps Host');
+  t.is(onLan({ host: '[fe80::1]:8080', origin: 'http://[fe80::1]:8080' }), null);
+  t.is(onLan({ host: 'LOCALHOST:8080' }), null);
   t.is(onLan({ host: '192.168.1.20:8080' }), null, 'not a browser');
+  t.is(onLan({ host: 'rebind.evil.example:8080', origin: 'http://rebind.evil.example:8080' }), 'Host "rebind.evil.example:8080" is not an IP address nor a loopback name (allow it with the hosts option, --allow-host rebind.evil.example)');
+  t.is(onLan({ host: 'agent.lan:8080', origin: 'https://agent.lan:8080' }, [], ['Agent.LAN']), null, 'an allowed name, behind a TLS proxy that keeps Host');
+  t.is(onLan({ host: 'other.lan:8080' }, [], ['agent.lan']), 'Host "other.lan:8080" is not an IP address nor a loopback name nor an allowed host (agent.lan)');
+  t.is(onLan({ host: 'anything.example' }, [], ['*']), null);
+  t.is(onLan({}), 'Host "" is not an IP address nor a loopback name (allow it with the hosts option, --allow-host)');
   t.is(onLan({ host: '127.0.0.1:8080', origin: 'https://evil.example' }), 'Origin "https://evil.example" is not this server (allow it with the origins option, --origin)');
-  t.is(onLan({ host: 'agent.lan:8080', origin: 'https://dash.example.com' }, ['https://dash.example.com']), null);
-  t.is(requestRefusal(request({ host: 'evil.example:8080' }), '127.0.0.1', ['*']), 'Host "evil.example:8080" is not a loopback name', 'origins do not open a loopback server to foreign Hosts');
+  t.is(onLan({ host: 'agent.lan:8080', origin: 'https://dash.example.com' }, ['https://dash.example.com'], ['agent.lan']), null);
+  t.is(requestRefusal(request({ host: 'evil.example:8080' }), '127.0.0.1', ['*']), 'Host "evil.example:8080" is not a loopback name (allow it with the hosts option, --allow-host evil.example)', 'origins do not open a loopback server to foreign Hosts');
+  t.is(requestRefusal(request({ host: '10.0.0.5:8080' }), '127.0.0.1', []), 'Host "10.0.0.5:8080" is not a loopback name (allow it with the hosts option, --allow-host 10.0.0.5)', 'a loopback server answers to loopback names only');
+});
+
+test('hosts lets a server answer requests addressed to the names it lists; others are refused with 403 naming the Host', async (t) => {
+  const { server } = await startLive(t, [], { hosts: ['dash.example.com'] });
+  t.is(await upgradeOutcome(server.wsUrl, { host: 'dash.example.com', origin: 'https://dash.example.com' }), 'open');
+  t.is(await upgradeOutcome(server.wsUrl, { host: 'rebind.example' }), '403 Host "rebind.example" is not a loopback name nor an allowed host (dash.example.com)');
+  await t.throwsAsync(WsServer.listen({ port: 0, hosts: ['dash.example.com:443'] }), {
+    message: 'WsServer hosts: expected a host name such as agent.lan (no scheme, port or path) or *, got "dash.example.com:443"',
+  });
+  await t.throwsAsync(WsServer.listen({ port: 0, hosts: 'dash.example.com' as unknown as string[] }), { message: 'WsServer hosts: expected an array of host names, got "dash.example.com"' });
 });
 
 test('a client past maxClients is refused with 503 naming the limit; a freed place is taken again', async (t) => {

@@ -4,7 +4,7 @@
  * and their parsing are shared with `ooda resume` and `ooda demo`, each with
  * its own defaults.
  */
-import { defaultConfig, originProblem, startPersistentProgram, startProgram, tokenProblem, WsServer, type AgentConfig, type Resumed, type RunningProgram, type StartUp } from '../../streams/index.js';
+import { defaultConfig, hostProblem, originProblem, startPersistentProgram, startProgram, tokenProblem, WsServer, type AgentConfig, type Resumed, type RunningProgram, type StartUp } from '../../streams/index.js';
 import { fstatSync, readFileSync } from 'node:fs';
 import { intFlag, loadConfig, log, msFlag, readableFiles, textFlag, textFlags, UsageError, type FlagValues } from '../cli.js';
 import { defineCommand } from '../command.js';
@@ -50,6 +50,7 @@ export function runFlags(d: RunDefaults) {
     token: { type: 'string', arg: 'TOKEN', help: 'control token WebSocket clients need to send signals (default: generated, printed on stderr);\nother local users can read it in the process list: --token-file keeps it out' },
     'token-file': { type: 'string', arg: 'FILE', help: 'read the control token from FILE (its first line), instead of --token' },
     origin: { type: 'string', multiple: true, arg: 'ORIGIN', help: 'let web pages from ORIGIN (e.g. http://localhost:3000, or *) read and send\nover --ws besides the dashboard itself (repeatable)' },
+    'allow-host': { type: 'string', multiple: true, arg: 'NAME', help: 'let --ws answer requests addressed to NAME (e.g. agent.lan, or *) besides IP addresses\nand localhost; others are refused, so a DNS-rebinding site cannot read the agent (repeatable)' },
     'max-clients': { type: 'string', arg: 'N', help: 'most WebSocket clients at once for --ws (default 128)' },
     db: { type: 'string', arg: 'FILE', help: `SQLite store (default ${d.db ?? 'none: nothing is persisted'}; :memory: allowed); resumes its latest session` },
     fresh: { type: 'boolean', help: 'start a new mind even when the store holds a session' },
@@ -64,6 +65,7 @@ export interface WsSpec {
   host: string;
   token?: string;
   origins?: string[];
+  hosts?: string[];
   maxClients?: number;
 }
 
@@ -113,7 +115,7 @@ export function parseRun(values: FlagValues<ReturnType<typeof runFlags>>, defaul
 function wsSpec(values: FlagValues<ReturnType<typeof runFlags>>): WsSpec | undefined {
   const port = intFlag('ws', values.ws);
   if (port === undefined) {
-    const given = (['host', 'token', 'token-file', 'origin', 'max-clients'] as const).find((name) => values[name] !== undefined);
+    const given = (['host', 'token', 'token-file', 'origin', 'allow-host', 'max-clients'] as const).find((name) => values[name] !== undefined);
     if (given) throw new UsageError(`--${given} needs --ws PORT`);
     return undefined;
   }
@@ -124,12 +126,17 @@ function wsSpec(values: FlagValues<ReturnType<typeof runFlags>>): WsSpec | undef
     const problem = originProblem(origin);
     if (problem) throw new UsageError(`--origin: ${problem}`);
   }
+  for (const name of values['allow-host'] ?? []) {
+    const problem = hostProblem(name);
+    if (problem) throw new UsageError(`--allow-host: ${problem}`);
+  }
   const maxClients = intFlag('max-clients', values['max-clients'], { min: 1 });
   return {
     port,
     host,
     ...(token === undefined ? {} : { token }),
     ...(values.origin === undefined ? {} : { origins: [...values.origin] }),
+    ...(values['allow-host'] === undefined ? {} : { hosts: [...values['allow-host']] }),
     ...(maxClients === undefined ? {} : { maxClients }),
   };
 }
