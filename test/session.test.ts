@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import stringWidth from 'string-width';
 import { events, finished, OODA, runCli, startCli, until, type CliResult } from './helpers/cli.js';
 import { holdWriteLock } from './helpers/lock.js';
 import { SqliteStore } from '../sinks/sqliteStore.js';
@@ -149,6 +150,20 @@ test('sessions on a store that holds no session yet prints no table, and says so
     t.is(listed.stdout, '', json.join(''));
     t.regex(listed.stderr, /^ooda: .*no-session\.db holds no session yet \('ooda run --db .*no-session\.db' starts one\)\n$/);
   }
+});
+
+test('the sessions table stays aligned with wide session ids (CJK, emoji): cells are padded by the columns a terminal gives them', async (t) => {
+  const db = join(tempDir(), 'wide.db');
+  for (const session of ['エージェント-1', 'plain', 'rocket-\u{1f680}']) {
+    const run = await runCli(['run', '--db', db, '--fresh', '--session', session, '--max-cycles', '1', '--heartbeat', '0', '--no-stdin']);
+    t.is(run.code, 0, run.stderr);
+  }
+  const listed = await runCli(['sessions', '--db', db]);
+  t.is(listed.code, 0, listed.stderr);
+  const lines = listed.stdout.trimEnd().split('\n');
+  t.is(lines.length, 4);
+  const statusColumn = lines[0]!.indexOf('status');
+  for (const line of lines.slice(1)) t.is(stringWidth(line.slice(0, line.indexOf('ended'))), statusColumn, line);
 });
 
 test('replay of a recorded session is identical; a tampered recording reports the first divergence and exits 1', async (t) => {

@@ -3,6 +3,7 @@
  * NDJSON with --json, each line with the session's config too); a store with
  * none prints nothing, and says so on stderr.
  */
+import stringWidth from 'string-width';
 import { log } from '../cli.js';
 import { defineCommand } from '../command.js';
 import { printLines } from '../output.js';
@@ -47,8 +48,9 @@ file and environment of the command that resumed it).`,
     }
     const header = Object.keys(listed[0]!);
     const table = [header, ...listed.map((row) => Object.values(row).map(String))];
-    const widths = header.map((_, i) => Math.max(...table.map((line) => line[i]!.length)));
-    await printLines(table.map((line) => line.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()));
+    // Padded by the columns a terminal gives each cell, so wide (CJK, emoji) session ids and reasons keep the columns aligned.
+    const widths = header.map((_, i) => Math.max(...table.map((line) => stringWidth(line[i]!))));
+    await printLines(table.map((line) => line.map((cell, i) => cell + ' '.repeat(widths[i]! - stringWidth(cell))).join('  ').trimEnd()));
     return 0;
   },
 });
