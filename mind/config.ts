@@ -20,7 +20,7 @@ export const MindConfig = z.object({
     consolidationPressure: z.number().gt(0).max(1).default(0.8),
     /** Cycles without progress before a goal is decomposed. */
     stallThreshold: z.number().int().positive().default(6),
-    /** Plan retries before a goal fails (seed 002: 3). */
+    /** Plan retries before a goal fails: the first plan and this many more (seed 001: 3). */
     maxBacktrackAttempts: z.number().int().nonnegative().default(3),
     /** Finished (completed or failed) goals kept in the mind; older ones are retired with their plans, so a long run stays bounded. */
     finishedGoalsKept: z.number().int().nonnegative().default(100),

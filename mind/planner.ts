@@ -8,8 +8,8 @@
  * - The next step's tool gets {@link PLAN_BONUS} in decide; the agent may still
  *   choose another tool, which is recorded as leaving the plan.
  * - A failed (or vetoed) step fails the plan; a new plan with attempt + 1 and
- *   the other meta-strategy replaces it; after `maxBacktrackAttempts` failed
- *   plans (default 3) the goal fails.
+ *   the other meta-strategy replaces it; when the retries run out (the
+ *   first plan and `maxBacktrackAttempts` more failed, default 3) the goal fails.
  *
  * The planner is a journaled {@link MindExtension}: every change is undone by
  * `mind.rollback()` and saved with the mind.
@@ -245,10 +245,10 @@ export class Planner implements MindExtension {
     const goal = this.mind.goals.get(plan.goalId);
     if (!goal || goal.status !== 'Active') return progress;
     const limit = this.mind.config.maxBacktrackAttempts;
-    if (failures >= limit) {
+    if (failures > limit) {
       const failedGoal = this.mind.goals.update(goal, { status: 'Failed' });
       progress.goals.push({ goal: failedGoal, change: 'failed' }, ...settleParent(this.mind, failedGoal));
-      progress.plans[0]!.reason += `; ${failures} plan(s) failed (maxBacktrackAttempts ${limit}): the goal fails`;
+      progress.plans[0]!.reason += `; ${failures} plan(s) failed, the first and ${limit} retry(ies) (maxBacktrackAttempts ${limit}): the goal fails`;
       return progress;
     }
     const next = this.makePlan(goal, plan.attempt + 1, `backtracking after ${plan.id} failed`, now, step.tool);

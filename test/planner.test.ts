@@ -1,6 +1,7 @@
 import test from 'ava';
 import { lastValueFrom, toArray } from 'rxjs';
 import { z } from 'zod';
+import { MindConfig } from '../mind/config.js';
 import { Mind } from '../mind/mind.js';
 import { PLAN_BONUS, Planner } from '../mind/planner.js';
 import { StrategyMatcher } from '../mind/strategies.js';
@@ -50,26 +51,39 @@ test('the strategy is the seed pattern most similar to the goal text', (t) => {
   t.is(strategy('zebra quantum umbrella'), 'Knowledge', 'no pattern stands out: Knowledge');
 });
 
-test('backtracking: attempts 0, 1, 2 alternate explore-first and reason-first, and the goal fails after the third failed plan', async (t) => {
+test('backtracking: attempts 0 to 3 alternate explore-first and reason-first, and the goal fails when the first plan and its 3 retries (maxBacktrackAttempts) have failed', async (t) => {
   const failing = () => {
     throw new ToolFailure('x', 'always fails');
   };
   const mind = new Mind({ tools: [coreTool('scout', GATHER, 0.5, failing), coreTool('thinker', REASON, 0.5, failing)] });
   const events = await runAgent({ mind, config: { maxCycles: 20, maxBacktrackAttempts: 3 } }, 'find the moons of Mars');
   const created = plans(events).filter((p) => p.change === 'created');
-  t.deepEqual(created.map((p) => p.attempt), [0, 1, 2]);
-  t.deepEqual(created.map((p) => p.order), ['explore-first', 'reason-first', 'explore-first']);
-  t.deepEqual(created.map((p) => p.steps.map((s) => s.tool)), [['scout', 'thinker'], ['thinker', 'scout'], ['scout', 'thinker']]);
+  t.deepEqual(created.map((p) => p.attempt), [0, 1, 2, 3]);
+  t.deepEqual(created.map((p) => p.order), ['explore-first', 'reason-first', 'explore-first', 'reason-first']);
+  t.deepEqual(created.map((p) => p.steps.map((s) => s.tool)), [['scout', 'thinker'], ['thinker', 'scout'], ['scout', 'thinker'], ['thinker', 'scout']]);
   t.true(created.every((p) => p.steps.every((s) => typeof s.rationale === 'string' && s.rationale.length > 0)), 'a created plan gives each step its rationale');
   const failed = plans(events).filter((p) => p.change === 'failed');
   t.true(failed.every((p) => p.steps.every((s) => s.rationale === undefined && s.status !== undefined)), 'later changes give the steps\' status only');
-  t.is(failed.length, 3);
+  t.is(failed.length, 4);
   t.true(failed.every((p) => p.status === 'Failed'));
-  t.regex(failed[2]!.reason, /3 plan\(s\) failed \(maxBacktrackAttempts 3\): the goal fails/);
+  t.regex(failed[3]!.reason, /4 plan\(s\) failed, the first and 3 retry\(ies\) \(maxBacktrackAttempts 3\): the goal fails/);
   const goalFailed = events.findIndex((e) => e.kind === 'goal' && e.status === 'Failed');
-  t.true(goalFailed > events.indexOf(failed[2]!), 'the goal fails after the third plan failure');
+  t.true(goalFailed > events.indexOf(failed[3]!), 'the goal fails after the fourth plan failure');
   t.is(mind.goals.get('goal-1')!.status, 'Failed');
-  t.is(events.filter((e) => e.kind === 'action').length, 3, 'one failed step per plan, nothing after the goal failed');
+  t.is(events.filter((e) => e.kind === 'action').length, 4, 'one failed step per plan, nothing after the goal failed');
+});
+
+test('maxBacktrackAttempts counts retries: 0 fails the goal with its first plan, 1 allows one more plan', async (t) => {
+  const failing = () => {
+    throw new ToolFailure('x', 'always fails');
+  };
+  for (const [retries, plansMade] of [[0, 1], [1, 2]] as const) {
+    const mind = new Mind({ config: MindConfig.parse({ maxBacktrackAttempts: retries }), tools: [coreTool('scout', GATHER, 0.5, failing), coreTool('thinker', REASON, 0.5, failing)] });
+    const events = await runAgent({ mind, config: { maxCycles: 20 } }, 'find the moons of Mars');
+    t.is(plans(events).filter((p) => p.change === 'created').length, plansMade, `maxBacktrackAttempts ${retries}`);
+    t.is(plans(events).filter((p) => p.change === 'failed').length, plansMade, `maxBacktrackAttempts ${retries}`);
+    t.is(mind.goals.get('goal-1')!.status, 'Failed', `maxBacktrackAttempts ${retries}`);
+  }
 });
 
 test('a step whose tool reports ok: false fails its plan, as one that throws does', async (t) => {
@@ -78,7 +92,7 @@ test('a step whose tool reports ok: false fails its plan, as one that throws doe
   const events = await runAgent({ mind, config: { maxCycles: 20, maxBacktrackAttempts: 3 } }, 'find the moons of Mars');
   t.true(events.filter((e) => e.kind === 'action').every((e) => e.status === 'failed'));
   const failed = plans(events).filter((p) => p.change === 'failed');
-  t.is(failed.length, 3);
+  t.is(failed.length, 4);
   t.regex(failed[0]!.reason, /^step 0 \(scout\) failed: nothing found/);
   t.is(mind.goals.get('goal-1')!.status, 'Failed');
 });
