@@ -35,33 +35,59 @@ export function render() {
 }
 
 function renderDecisions() {
-  for (const d of state.decisions) if (!d.drawn) drawDecision(d);
-  showInOrder($('decisions'), state.decisions.map((d) => d.item));
+  for (const d of state.decisions) drawDecision(d);
+  showInOrder($('decisions'), state.decisions.map((d) => d.card.item));
   $('decision-empty').hidden = state.decisions.length > 0;
 }
 
 /**
- * Draws a decision's card into its list item, made once: redrawing a card
- * (its outcome came) leaves the item, whose entry animation plays only once.
+ * Draws a decision's card. The card is made once (its entry animation plays
+ * once); after that only a part whose value changed is replaced: the outcome
+ * when the action comes, the alternatives and impasse when the decision event
+ * fills in the snapshot's copy. Its other nodes stay as they are, under a
+ * flood of events too.
  */
 function drawDecision(d) {
-  if (!d.item) {
-    d.item = el('li', { class: 'decision', 'data-testid': 'decision', 'data-tool': d.tool });
-    fadeIn($('decisions'), d.item);
-  }
-  d.drawn = true;
+  d.card ??= newCard(d);
+  fill(d.card.outcome, d.outcome, (o) => el('span', { class: 'outcome', 'data-status': o.status, 'data-progress': o.progress }, o.status === 'ok' ? o.progress : o.status));
+  fill(d.card.alternatives, d.alternatives, (alternatives) => (alternatives.length ? el('div', { class: 'alternatives' }, 'also considered', ...alternatives.slice(0, 4).map((a) => el('span', {}, `${a.tool} ${a.score.toFixed(2)}`))) : null));
+  fill(d.card.impasse, d.impasse, (impasse) => el('div', { class: 'impasse' }, `impasse: ${impasse}`));
+}
+
+/** A decision's card, its outcome, alternatives and impasse left empty: its list item, and a slot for each of them. */
+function newCard(d) {
   const parsed = parseBreakdown(d.breakdown);
   const goal = state.goals.get(d.goalId);
-  const outcome = d.outcome ? el('span', { class: 'outcome', 'data-status': d.outcome.status, 'data-progress': d.outcome.progress }, d.outcome.status === 'ok' ? d.outcome.progress : d.outcome.status) : null;
-  d.item.replaceChildren(
+  const [outcome, alternatives, impasse] = [slot(), slot(), slot()];
+  const item = el('li', { class: 'decision', 'data-testid': 'decision', 'data-tool': d.tool },
     el('header', {},
       el('span', { class: 'tool' }, d.tool),
       el('span', { class: 'goal-ref', title: goalTitle(d.goalId, goal) }, isolated(goal?.description ?? d.goalId), ` · cycle ${d.cycle}`),
-      outcome,
+      outcome.node,
       el('span', { class: 'score' }, (parsed?.score ?? d.score).toFixed(2))),
-    parsed ? bars(parsed.parts) : el('div', { class: 'mono dim' }, d.breakdown));
-  if (d.alternatives.length) d.item.append(el('div', { class: 'alternatives' }, 'also considered', ...d.alternatives.slice(0, 4).map((a) => el('span', {}, `${a.tool} ${a.score.toFixed(2)}`))));
-  if (d.impasse) d.item.append(el('div', { class: 'impasse' }, `impasse: ${d.impasse}`));
+    parsed ? bars(parsed.parts) : el('div', { class: 'mono dim' }, d.breakdown),
+    alternatives.node,
+    impasse.node);
+  fadeIn($('decisions'), item);
+  return { item, outcome, alternatives, impasse };
+}
+
+/** An empty place in a card (a comment node) for `fill` to show a value in. */
+function slot() {
+  return { key: undefined, node: document.createComment('') };
+}
+
+/**
+ * Shows `value` in `slot`, drawn by `make` (nothing for undefined, or where
+ * `make` returns null), unless the slot shows an equal value already: a
+ * replayed event carries a new copy of what the snapshot said.
+ */
+function fill(slot, value, make) {
+  const key = JSON.stringify(value);
+  if (key === slot.key) return;
+  const node = (value === undefined ? null : make(value)) ?? document.createComment('');
+  slot.node.replaceWith(node);
+  Object.assign(slot, { key, node });
 }
 
 function renderMemory() {

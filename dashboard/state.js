@@ -80,10 +80,7 @@ export function apply(event) {
   if (event.kind === 'decision') addDecision(event);
   if (event.kind === 'action') {
     const decision = state.decisions.find((d) => d.key === `${event.cycle}:${event.goalId}`);
-    if (decision) {
-      decision.outcome = { status: event.status, progress: event.progress };
-      decision.drawn = false;
-    }
+    if (decision) decision.outcome = { status: event.status, progress: event.progress };
   }
   if (ALERT_KINDS.has(event.kind)) {
     state.alerts.unshift({ kind: event.kind, cycle: event.cycle, text: alertText(event, state.goals) });
@@ -114,7 +111,6 @@ function addDecision(event) {
   if (known) {
     known.alternatives = event.alternatives ?? [];
     known.impasse = event.impasse;
-    known.drawn = false;
     return;
   }
   state.decisions.unshift({ key, cycle: event.cycle, goalId: event.goalId, tool: event.tool, score: event.score, breakdown: event.breakdown, alternatives: event.alternatives ?? [], impasse: event.impasse });

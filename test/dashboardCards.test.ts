@@ -60,6 +60,39 @@ test('in Chromium: cards already shown stay as drawn: an idle page does not fade
   t.deepEqual(after.slice(1), ['2: drawn, 0 running', '1: drawn, 0 running', 'warning: drawn, 0 running'], 'the others stay, the one with an outcome updated in place');
 });
 
+test('in Chromium: under a flood of events, a decision card\'s outcome is added to it when its action comes, and no other node of any card is replaced', async (t) => {
+  const { page, events$ } = await pageOnQuietServer(t, {}, SESSION, '', twoDecisions);
+  await page.locator('.decision').nth(1).waitFor({ timeout: 10_000 });
+  events$.next({ kind: 'decision', ...header(1, 3), goalId: 'goal-1', tool: 'reason', score: 0.5, breakdown: BREAKDOWN, input: {}, alternatives: [{ tool: 'kg_query', score: 0.4 }], reason: '' } as AgentEvent);
+  await page.locator('.decision[data-tool=reason] .alternatives').waitFor({ timeout: 10_000 });
+  // Every element of the cards is marked, and every element added to or removed from them from now on counted.
+  await page.evaluate(() => {
+    const list = document.getElementById('decisions')!;
+    const marked = [...list.querySelectorAll('*')];
+    const changes = { added: [] as string[], removed: 0, marked };
+    (window as unknown as { cardChanges: typeof changes }).cardChanges = changes;
+    new MutationObserver((records) => {
+      for (const record of records) {
+        changes.added.push(...[...record.addedNodes].filter((node) => node instanceof Element).map((node) => (node as Element).className));
+        changes.removed += [...record.removedNodes].filter((node) => node instanceof Element).length;
+      }
+    }).observe(list, { childList: true, subtree: true });
+  });
+  // Thousands of events in bursts; each burst raises the cycle, so the page has drawn it once the header shows it. The action of the new card comes mid-flood.
+  let seq = 2;
+  for (let burst = 1; burst <= 20; burst++) {
+    for (let i = 0; i < 150; i++) events$.next({ kind: 'heartbeat', ...header(seq++, 3 + burst), beat: seq } as AgentEvent);
+    if (burst === 10) events$.next({ kind: 'action', ...header(seq++, 3), goalId: 'goal-1', tool: 'reason', status: 'ok', summary: '', progress: 'advanced', facts: 0, memorySize: 0 } as AgentEvent);
+    await page.locator('#cycle', { hasText: new RegExp(`^${3 + burst}$`) }).waitFor({ timeout: 10_000 });
+  }
+  t.is(await page.locator('.decision[data-tool=reason] .outcome').textContent(), 'advanced', 'the outcome is shown');
+  const changes = await page.evaluate(() => {
+    const { added, removed, marked } = (window as unknown as { cardChanges: { added: string[]; removed: number; marked: Element[] } }).cardChanges;
+    return { added, removed, replaced: marked.filter((node) => !node.isConnected).length };
+  });
+  t.deepEqual(changes, { added: ['outcome'], removed: 0, replaced: 0 }, 'only the outcome was added; every node drawn before is still there');
+});
+
 test('in Chromium: a decision card that comes while the last new ones are still fading in shows at once: under a flood, cards are not each given a fade they never finish', async (t) => {
   const { page, events$ } = await pageOnQuietServer(t, {}, SESSION, '', twoDecisions);
   await page.locator('.decision').nth(1).waitFor({ timeout: 10_000 });
