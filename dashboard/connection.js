@@ -1,7 +1,7 @@
 // The dashboard's connection to the agent: /ws on the page's own host, with
 // back-off reconnects, staleness from keepalives, and requests (signals with
 // the token) matched to their answers. Protocol: streams/wsProtocol.ts.
-import { $, isolated, isolatedList, toast } from './dom.js';
+import { $, isolated, isolatedList, setIfChanged, toast } from './dom.js';
 import { scheduleRender } from './render.js';
 import { apply, loadSnapshot } from './state.js';
 
@@ -82,8 +82,8 @@ function announcement(stateName) {
  * counts down or each second of a stale connection goes by.
  */
 function setConnection(stateName, text) {
-  $('conn').dataset.state = stateName;
-  $('conn-text').textContent = text;
+  setIfChanged($('conn').dataset, 'state', stateName);
+  setIfChanged($('conn-text'), 'textContent', text);
   const message = announcement(stateName);
   if (!message || stateName === announced) return;
   announced = stateName;

@@ -1,6 +1,7 @@
-// The dashboard's DOM helpers: element lookup and construction, text from
-// outside isolated as its own bidirectional run, quoting for toasts, toasts, and
-// lists kept in order without redrawing their items.
+// The dashboard's DOM helpers: element lookup and construction, values written
+// only when they change, text from outside isolated as its own bidirectional
+// run, quoting for toasts, toasts, and lists kept in order without redrawing
+// their items.
 
 // Longer texts are cut in toasts.
 const LABEL_CHARS = 60;
@@ -16,6 +17,16 @@ export const el = (tag, attrs = {}, ...children) => {
   for (const child of children) if (child !== null && child !== undefined) node.append(child instanceof Node ? child : String(child));
   return node;
 };
+
+/**
+ * Sets `node[property]` (its `textContent`, `hidden`) to `value` unless it
+ * holds it already. The page redraws every frame while events flow: writing
+ * the same text again still replaces the node's text, which drops a selection
+ * in it (a session id being copied) and is a change to a screen reader.
+ */
+export function setIfChanged(node, property, value) {
+  if (node[property] !== value) node[property] = value;
+}
 
 /**
  * Text from outside (a goal's description, a request's label; strings and

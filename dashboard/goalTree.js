@@ -2,7 +2,7 @@
 // (keyed by the goal's object, so a snapshot's new goals get new rows); a goal
 // event updates only that goal's row and moves it to its place. Rebuilding the
 // whole tree on every goal event held a page with 3,000 goals near 20 fps.
-import { $, el, showInOrder } from './dom.js';
+import { $, el, setIfChanged, showInOrder } from './dom.js';
 import { planLine } from './plans.js';
 import { state } from './state.js';
 
@@ -125,11 +125,11 @@ export function renderGoals() {
   const top = branch('');
   const hidden = goals.length - Math.min(rows, MAX_GOAL_ROWS);
   const more = `… and ${hidden} more, lower in status or priority`;
-  if (moreLine.textContent !== more) moreLine.textContent = more;
+  setIfChanged(moreLine, 'textContent', more);
   reorder($('goal-tree'), hidden > 0 ? [...top, moreLine] : top);
   if (focused?.isConnected && document.activeElement !== focused) focused.focus({ preventScroll: true });
   state.freshGoals.clear();
-  $('goal-empty').hidden = goals.length > 0;
+  setIfChanged($('goal-empty'), 'hidden', goals.length > 0);
   const active = goals.filter((g) => g.status === 'Active').length;
-  $('goal-count').textContent = goals.length ? `${active} active / ${goals.length}` : '';
+  setIfChanged($('goal-count'), 'textContent', goals.length ? `${active} active / ${goals.length}` : '');
 }

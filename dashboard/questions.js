@@ -3,7 +3,7 @@
 // question's item is redrawn only when its own event or its status changes, so
 // an answer being typed survives other questions coming in.
 import { agentNow } from './agentClock.js';
-import { $, el, isolated, showInOrder } from './dom.js';
+import { $, el, isolated, setIfChanged, showInOrder } from './dom.js';
 import { state } from './state.js';
 
 // Each question's item and the event and status it was drawn from, by question id.
@@ -57,6 +57,6 @@ export function renderQuestions() {
   showInOrder($('questions'), items);
   if (focused && document.activeElement !== focused) (focused.isConnected ? focused : drawnItems.get(focusedId)?.item)?.focus({ preventScroll: true });
   const open = statuses.filter((status) => status === 'asked').length;
-  $('question-count').textContent = open ? `${open} open` : '';
-  $('question-empty').hidden = state.questions.length > 0;
+  setIfChanged($('question-count'), 'textContent', open ? `${open} open` : '');
+  setIfChanged($('question-empty'), 'hidden', state.questions.length > 0);
 }

@@ -2,7 +2,7 @@
 // header counters, goal tree (goalTree.js, with plans.js), decision cards,
 // memory, cycle rate, alerts, questions.js and reflection.js.
 import { bars, parseBreakdown } from './breakdown.js';
-import { $, el, isolated, showInOrder } from './dom.js';
+import { $, el, isolated, setIfChanged, showInOrder } from './dom.js';
 import { fadeIn } from './entryFade.js';
 import { goalTitle, renderGoals } from './goalTree.js';
 import { renderQuestions } from './questions.js';
@@ -20,11 +20,7 @@ export function scheduleRender() {
 }
 
 export function render() {
-  $('session').textContent = state.session || '—';
-  $('cycle').textContent = state.cycle;
-  $('facts').textContent = state.facts;
-  $('episodes').textContent = state.episodes;
-  $('paused').hidden = !state.paused;
+  renderHeader();
   renderGoals();
   renderDecisions();
   renderMemory();
@@ -34,10 +30,17 @@ export function render() {
   renderReflection();
 }
 
+/** The header: session, counters and the paused badge. */
+function renderHeader() {
+  setIfChanged($('session'), 'textContent', state.session || '—');
+  for (const counter of ['cycle', 'facts', 'episodes']) setIfChanged($(counter), 'textContent', String(state[counter]));
+  setIfChanged($('paused'), 'hidden', !state.paused);
+}
+
 function renderDecisions() {
   for (const d of state.decisions) drawDecision(d);
   showInOrder($('decisions'), state.decisions.map((d) => d.card.item));
-  $('decision-empty').hidden = state.decisions.length > 0;
+  setIfChanged($('decision-empty'), 'hidden', state.decisions.length > 0);
 }
 
 /**
@@ -93,16 +96,16 @@ function fill(slot, value, make) {
 function renderMemory() {
   const { size, capacity, pressure } = state.memory;
   $('memory-fill').style.width = `${Math.min(100, pressure * 100)}%`;
-  $('memory-text').textContent = `${size} / ${capacity} entries`;
-  $('memory-pct').textContent = `${Math.round(pressure * 100)}% pressure`;
+  setIfChanged($('memory-text'), 'textContent', `${size} / ${capacity} entries`);
+  setIfChanged($('memory-pct'), 'textContent', `${Math.round(pressure * 100)}% pressure`);
 }
 
 function renderRate() {
   const samples = state.rate;
   const now = samples.at(-1) ?? 0;
   const peak = Math.max(1, ...samples);
-  $('rate-now').textContent = now >= 10 ? Math.round(now) : now.toFixed(1);
-  $('rate-peak').textContent = Math.round(Math.max(0, ...samples));
+  setIfChanged($('rate-now'), 'textContent', now >= 10 ? String(Math.round(now)) : now.toFixed(1));
+  setIfChanged($('rate-peak'), 'textContent', String(Math.round(Math.max(0, ...samples))));
   if (samples.length < 2) return;
   const x = (i) => (i / (RATE_SAMPLES - 1)) * 300;
   const y = (v) => 76 - (v / peak) * 70;
@@ -123,6 +126,6 @@ function alertItem(a) {
 
 function renderAlerts() {
   showInOrder($('alerts'), state.alerts.map(alertItem));
-  $('alert-empty').hidden = state.alerts.length > 0;
-  $('alert-count').textContent = state.alerts.length || '';
+  setIfChanged($('alert-empty'), 'hidden', state.alerts.length > 0);
+  setIfChanged($('alert-count'), 'textContent', state.alerts.length ? String(state.alerts.length) : '');
 }

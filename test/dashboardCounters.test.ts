@@ -10,7 +10,7 @@ import type { AgentEvent } from '../streams/events.js';
 import type { Stimulus } from '../streams/signals.js';
 import { agentSnapshot } from '../streams/snapshot.js';
 import { goalStimulus } from '../streams/testing.js';
-import { launch, TOKEN } from './helpers/dashboardPage.js';
+import { emptySnapshot, launch, pageOnQuietServer, TOKEN } from './helpers/dashboardPage.js';
 
 test('in Chromium: the episode count follows the agent when memory_recall consolidates, which it does without a consolidation event', async (t) => {
   const server = await WsServer.listen({ port: 0, token: TOKEN });
@@ -41,4 +41,31 @@ test('in Chromium: the episode count follows the agent when memory_recall consol
   const shown = () => page.evaluate(() => document.getElementById('episodes')!.textContent);
   for (let tries = 0; tries < 50 && (await shown()) !== String(mind.episodes.size); tries++) await new Promise((resolve) => setTimeout(resolve, 100));
   t.is(await shown(), String(mind.episodes.size));
+});
+
+test('in Chromium: under a flood of events that leave the header as it is, nothing in it is written again: the session id a user selected stays selected, and a new fact changes the fact count alone', async (t) => {
+  const session = 'dash-header-flood';
+  const { page, events$ } = await pageOnQuietServer(t, {}, session, '', () => ({ ...emptySnapshot(session), cycle: 5, facts: 3, episodes: 2 }));
+  await page.locator('#session', { hasText: session }).waitFor({ timeout: 10_000 });
+  // The user selects the session id (to copy it); each change to the header's values from now on is recorded, by the id of what changed.
+  await page.evaluate(() => {
+    getSelection()!.selectAllChildren(document.getElementById('session')!);
+    const changes: string[] = [];
+    (window as unknown as { headerChanges: string[] }).headerChanges = changes;
+    for (const id of ['session', 'cycle', 'facts', 'episodes', 'paused']) {
+      new MutationObserver((records) => changes.push(...records.map(() => id))).observe(document.getElementById(id)!, { childList: true, characterData: true, attributes: true, subtree: true });
+    }
+  });
+  // Thousands of events that change nothing the header shows, in bursts; the memory gauge shows when the page has drawn each.
+  let seq = 1;
+  const header = () => ({ seq: seq++, session, cycle: 5, at: seq });
+  for (let burst = 1; burst <= 20; burst++) {
+    for (let i = 0; i < 150; i++) events$.next({ kind: 'heartbeat', ...header(), beat: seq } as AgentEvent);
+    events$.next({ kind: 'orientation', ...header(), goalId: 'goal-1', adjacentTriples: 0, activated: [], episodeKnowledge: [], pressure: burst / 100 } as AgentEvent);
+    await page.locator('#memory-text', { hasText: new RegExp(`^${burst} / 100 entries$`) }).waitFor({ timeout: 10_000 });
+  }
+  events$.next({ kind: 'fact', ...header(), subject: 'Mars', predicate: 'has moon', object: 'Phobos', added: true } as AgentEvent);
+  await page.locator('#facts', { hasText: /^4$/ }).waitFor({ timeout: 10_000 });
+  t.deepEqual(await page.evaluate(() => (window as unknown as { headerChanges: string[] }).headerChanges), ['facts'], 'only the fact count was written');
+  t.is(await page.evaluate(() => getSelection()!.toString()), session, 'the session id is still selected');
 });
