@@ -8,6 +8,7 @@ import { PARTS } from './breakdown.js';
 import { checkStale, connect, send } from './connection.js';
 import { $, el, isolated, quote, toast } from './dom.js';
 import { setupGoalKeys } from './goalKeys.js';
+import { answerSent, timedOut } from './questions.js';
 import { render, scheduleRender } from './render.js';
 import { sampleRate } from './state.js';
 
@@ -67,14 +68,22 @@ function setupControls() {
     if (criteria) signal.criteria = criteria;
     send(signal, `goal ${quote(description)}`, () => $('goal-form').reset());
   });
-  // A waiting question's form (questions.js) answers it with an input signal naming it.
+  // A waiting question's form (questions.js) answers it with an input signal naming it; not once it has timed out, which the agent would take as plain input.
   $('questions').addEventListener('submit', (event) => {
     event.preventDefault();
     const form = event.target;
+    const { questionId } = form.dataset;
     const text = form.elements.answer.value.trim();
     const label = `answer to ${quote(form.dataset.question)}`;
     if (!text) return toast([isolated(label), ': enter an answer first'], true);
-    send({ type: 'input', text, replyTo: form.dataset.questionId }, label, () => form.reset());
+    if (timedOut(questionId)) {
+      scheduleRender();
+      return toast([isolated(label), ': not sent: the question has timed out (the agent no longer takes answers to it)'], true);
+    }
+    send({ type: 'input', text, replyTo: questionId }, label, () => {
+      form.reset();
+      answerSent(questionId, label);
+    });
   });
   for (const button of document.querySelectorAll('[data-command]')) {
     button.addEventListener('click', () => send({ type: 'command', command: button.dataset.command }, button.dataset.command));

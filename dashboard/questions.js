@@ -1,13 +1,16 @@
 // The questions user_interact asked, newest first: waiting (with its time
 // limit and a field to answer it), answered (with the answer) or expired. A
 // question's item is redrawn only when its own event or its status changes, so
-// an answer being typed survives other questions coming in.
+// an answer being typed survives other questions coming in. An answer the page
+// sent is followed until the agent says what became of its question.
 import { agentNow } from './agentClock.js';
-import { $, el, isolated, setIfChanged, showInOrder } from './dom.js';
+import { $, el, isolated, setIfChanged, showInOrder, toast } from './dom.js';
 import { state } from './state.js';
 
 // Each question's item and the event and status it was drawn from, by question id.
 const drawnItems = new Map();
+// The answers the page sent that the agent accepted, until their question is answered or expires: each one's label, by question id.
+const answersSent = new Map();
 
 /**
  * A question's status: `asked`, `answered` or `expired`. One still waiting
@@ -20,6 +23,37 @@ function statusOf(question) {
   const status = question.status ?? 'asked';
   const deadline = (question.askedAt ?? question.at) + question.timeoutMs;
   return status === 'asked' && deadline <= agentNow() ? 'expired' : status;
+}
+
+/**
+ * Whether the question has timed out on the agent's clock, as far as the page
+ * can tell: its form may still be up (the questions are redrawn each second),
+ * but an answer sent now would come too late.
+ */
+export function timedOut(questionId) {
+  const question = state.questions.find((q) => q.questionId === questionId);
+  return question !== undefined && statusOf(question) === 'expired';
+}
+
+/** Follows an answer the agent accepted (`label` names it), to say so should its question expire before the agent reads it. */
+export function answerSent(questionId, label) {
+  answersSent.set(questionId, label);
+}
+
+/**
+ * Tells the user of each answer sent whose question the agent has since said
+ * expired: it read the answer after the deadline (the page's clock lags the
+ * agent's by the time events take to come), and took it as plain input. Only
+ * the agent's word counts here, not the page's clock: an answer in time may
+ * pass the deadline on its way back.
+ */
+function settleAnswers() {
+  for (const question of state.questions) {
+    const label = answersSent.get(question.questionId);
+    if (label === undefined || (question.status ?? 'asked') === 'asked') continue;
+    answersSent.delete(question.questionId);
+    if (question.status === 'expired') toast([isolated(label), ': too late: the question had timed out when the agent read the answer (it kept the answer as plain input)'], true);
+  }
 }
 
 /** What became of a question; a waiting one gets a form to answer it (app.js sends it), an expired one none. */
@@ -52,8 +86,10 @@ export function renderQuestions() {
   // A question answered or timed out while its field had the focus is drawn anew: the focus goes to its new item, not to the page's body.
   const focused = $('questions').contains(document.activeElement) ? document.activeElement : null;
   const focusedId = focused?.closest('.question')?.dataset.questionId;
+  settleAnswers();
   const items = state.questions.map((question, i) => itemOf(question, statuses[i]));
-  for (const questionId of drawnItems.keys()) if (!state.questions.some((q) => q.questionId === questionId)) drawnItems.delete(questionId);
+  const shown = new Set(state.questions.map((q) => q.questionId));
+  for (const byId of [drawnItems, answersSent]) for (const questionId of byId.keys()) if (!shown.has(questionId)) byId.delete(questionId);
   showInOrder($('questions'), items);
   if (focused && document.activeElement !== focused) (focused.isConnected ? focused : drawnItems.get(focusedId)?.item)?.focus({ preventScroll: true });
   const open = statuses.filter((status) => status === 'asked').length;

@@ -8,8 +8,8 @@ import type { AgentEvent } from '../streams/events.js';
 import { agentSnapshot } from '../streams/snapshot.js';
 import { goalStimulus } from '../streams/testing.js';
 import type { Stimulus } from '../streams/signals.js';
-import { Subject } from 'rxjs';
-import { launch, pageOnQuietServer, TOKEN } from './helpers/dashboardPage.js';
+import { asyncScheduler, Subject, type SchedulerLike } from 'rxjs';
+import { launch, pageOnQuietServer, toastText, TOKEN } from './helpers/dashboardPage.js';
 
 test('in Chromium: a question the agent asks can be answered from the page; it then shows as answered and its goal completes', async (t) => {
   const server = await WsServer.listen({ port: 0, token: TOKEN });
@@ -146,6 +146,64 @@ test('in Chromium: a question from the snapshot whose deadline had passed on the
   const { page } = await pageOnQuietServer(t, {}, session, '', () => agentSnapshot(mind, session, { now: 61_000 }));
   await page.locator('#questions .question[data-question-id=question-1][data-status=expired]').waitFor({ timeout: 10_000 });
   t.is(await page.locator('#questions .question[data-question-id=question-2][data-status=asked] .answer-form').count(), 1, 'the other is still open');
+});
+
+test('in Chromium: an answer submitted once the question\'s deadline has passed on the agent\'s clock, before the page has redrawn it as timed out, is not sent: the page says so and shows it timed out', async (t) => {
+  const session = 'dash-question-late-page';
+  const { server, page, events$ } = await pageOnQuietServer(t, {}, session, `#token=${TOKEN}`);
+  const sent: string[] = [];
+  server.onSignal((request) => {
+    const { type } = request.signal as { type: string };
+    sent.push(type);
+    return { ok: true, signal: type };
+  });
+  events$.next(questionAt(session, 1, 1000, 60_000));
+  await page.getByLabel('answer to: Which moon?').fill('Phobos');
+  // The page's clock moves past the deadline and the answer is submitted at once, in the same task: no redraw comes between.
+  await page.evaluate(() => {
+    const now = performance.now.bind(performance);
+    performance.now = () => now() + 60_000;
+    document.querySelector<HTMLFormElement>('#questions .answer-form')!.requestSubmit();
+  });
+  // A command sent after it is answered after anything sent before it.
+  await page.click('[data-command=pause]');
+  await page.locator('.toast', { hasText: 'pause: accepted' }).waitFor({ timeout: 10_000 });
+  t.deepEqual(sent, ['command'], 'the answer was not sent');
+  t.is(await toastText(page, 'answer to'), 'answer to "Which moon?": not sent: the question has timed out (the agent no longer takes answers to it)');
+  await page.locator('#questions .question[data-question-id=question-1][data-status=expired]').waitFor({ timeout: 10_000 });
+  t.is(await page.locator('#questions .answer-form').count(), 0);
+});
+
+test('in Chromium: an answer the agent reads after the question\'s deadline (its clock ahead of what the page knows) is named in a toast as too late, not left at "accepted"', async (t) => {
+  // The agent's clock, which the test moves ahead: the page knows it only from the events' time.
+  let ahead = 0;
+  const scheduler: SchedulerLike = { now: () => asyncScheduler.now() + ahead, schedule: asyncScheduler.schedule.bind(asyncScheduler) };
+  const server = await WsServer.listen({ port: 0, token: TOKEN });
+  t.teardown(() => server.close());
+  const agent = createAgent({ session: 'dash-question-late-agent', scheduler, config: { heartbeatMs: 0 } });
+  t.teardown(() => void agent.stop());
+  const events$ = agent.run({ live: [fromWebSocket(server, { commands: agent.runtime.commands })], keepAlive: true });
+  events$.subscribe(toWebSocket(server, { snapshot: () => agentSnapshot(agent.mind, agent.session, { now: scheduler.now() }) }));
+  events$.connect();
+  const page = await (await launch(t)).newPage();
+  await page.goto(`${server.url}#token=${TOKEN}`);
+  await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
+  await page.fill('#goal-description', 'Ask the user a question about their favourite colour');
+  await page.fill('#goal-criteria', 'favourite colour');
+  await page.click('#goal-form button[type=submit]');
+  const question = page.locator('#questions .question[data-question-id=question-1]');
+  await question.locator('.answer-form').waitFor({ timeout: 10_000 });
+
+  ahead = 61_000;
+  await question.getByLabel(/^answer to: /).fill('My favourite colour is a deep blue.');
+  await question.getByRole('button', { name: 'Answer' }).click();
+  // The toasts as the question first shows as timed out (the agent expires it as the answer comes in, then warns that the answer named no pending question).
+  const toasts = await page.waitForFunction(
+    () => document.querySelector('.question[data-question-id=question-1][data-status=expired]') && [...document.querySelectorAll('.toast')].map((toast) => toast.textContent),
+    undefined,
+    { timeout: 10_000 },
+  );
+  t.true((await toasts.jsonValue())!.includes('answer to "Ask the user a question about their favourite colour?": too late: the question had timed out when the agent read the answer (it kept the answer as plain input)'), String(await toasts.jsonValue()));
 });
 
 test('agentSnapshot sends the agent\'s time it is given as `at`, none without it, and refuses one that is no finite number', (t) => {
