@@ -11,6 +11,8 @@
  * abandons the pass (`runtime.abandon$`), the wait ends without settling.
  * Either way the tool's `ctx.signal` aborts, so its I/O stops too; its
  * `ctx.timeout` timers run on the runtime's scheduler (toolRunScope.ts).
+ * On a virtual clock, a pending run holds the clock's next step while it
+ * does real work (streams/realWork.ts).
  *
  *   cycles:  --c--|
  *   act():   --c--|        (sync tools)
@@ -22,6 +24,7 @@ import { ToolFailure, type ToolOutput } from '../mind/tool.js';
 import { runTool } from '../mind/toolRun.js';
 import type { Decision } from '../mind/toolSelection.js';
 import { record, type Cycle } from '../streams/cycle.js';
+import { holdClockFor } from '../streams/realWork.js';
 import type { Runtime } from '../streams/runtime.js';
 import { recordGoalChanges } from './changeEvents.js';
 import { toolContext } from './toolContext.js';
@@ -68,6 +71,8 @@ export function actStage(runtime: Runtime, cycle: Cycle): Cycle | Promise<Cycle>
 function settled(runtime: Runtime, cycle: Cycle, tool: string, output: Promise<ToolOutput>, scope: ToolRunScope): Promise<ToolOutput> {
   const ms = runtime.config.toolTimeoutMs;
   const tooLate = () => throwError(() => new ToolFailure(tool, `timed out after ${ms} ms`));
+  // On a virtual clock the run's real work (the thread pool, I/O) holds the next step, unless the run waits on that clock itself or was given up on.
+  holdClockFor(runtime.scheduler, output, () => !scope.ended && !scope.waitsOnClock);
   const waited$ = ms === 0 ? from(output) : from(output).pipe(timeout({ first: ms, scheduler: runtime.scheduler, with: tooLate }));
   runtime.waitingOn = { tool, goalId: cycle.goal!.id, events: cycle.events };
   const done = () => (runtime.waitingOn = undefined);

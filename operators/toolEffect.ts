@@ -15,6 +15,10 @@
  *   (act's `toolTimeoutMs`), whenever the recorded one came. With none
  *   recorded (or no `recorded` to ask), `work` runs again if `repeatable`,
  *   else the effect fails with `notRerun`.
+ * - On a virtual clock, live work holds the clock's next step until it
+ *   settles (streams/realWork.ts), so its I/O settles at the virtual time
+ *   it was due; a re-run's recorded outcome counts as the run waiting on the
+ *   clock instead.
  * - Either way, once the run's signal aborts (act gave up on the tool), the
  *   effect rejects with its reason; live, that is recorded as `abandoned`,
  *   and a re-run of it settles only so. An effect asked for once the run was
@@ -28,6 +32,7 @@ import { describeValue } from '../mind/describeValue.js';
 import { jsonCopy } from '../mind/jsonCopy.js';
 import { notRerun, ToolFailure } from '../mind/tool.js';
 import { EffectError, type EffectKey, type EffectOutcome, type RecordedEffect } from '../streams/effects.js';
+import { holdClockFor } from '../streams/realWork.js';
 import type { Runtime } from '../streams/runtime.js';
 import type { ToolRunScope } from './toolRunScope.js';
 
@@ -52,13 +57,16 @@ export function runEffect<T>({ runtime, scope, tool, cycle }: EffectCall, name: 
   if (scope.ended) return refused(new ToolFailure(tool, `effect "${name}" was asked for after the tool's run ended: await an effect before the run returns`));
   const book = bookOf(runtime);
   const effect: Effect = { runtime, signal, tool, name, key: book.nextKey(cycle), work: work as (signal: AbortSignal) => unknown };
-  if (!runtime.replaying) return live(effect);
+  if (!runtime.replaying) return holdClockFor(runtime.scheduler, live(effect));
   const { recorded } = runtime.effects;
-  return (recorded ? recorded(effect.key) : Promise.resolve(undefined)).then((found) => {
-    if (found && found.tool === tool && found.name === name) return settleAsRecorded(effect, found, book);
-    if (!repeatable) throw notRerun(tool, name);
-    return live(effect);
-  });
+  // A recorded outcome settles at a clock step, so the run waits on the clock; work that runs again holds it as live work does.
+  return scope.waitOnClock(
+    (recorded ? recorded(effect.key) : Promise.resolve(undefined)).then((found) => {
+      if (found && found.tool === tool && found.name === name) return settleAsRecorded<T>(effect, found, book);
+      if (!repeatable) throw notRerun(tool, name);
+      return holdClockFor(runtime.scheduler, live<T>(effect));
+    }),
+  );
 }
 
 interface Effect {

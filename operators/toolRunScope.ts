@@ -33,6 +33,10 @@ export interface ToolRunScope {
   end(): void;
   /** Whether {@link end} was called. */
   readonly ended: boolean;
+  /** Whether the run waits on the scheduler itself: a `timeout` timer is pending, or a promise given to {@link waitOnClock}. */
+  readonly waitsOnClock: boolean;
+  /** Counts `promise`, while it is pending, as something the run waits on the scheduler for (a re-run effect that settles at a clock step); returns it. */
+  waitOnClock<T>(promise: Promise<T>): Promise<T>;
 }
 
 export function toolRunScope(scheduler: SchedulerLike): ToolRunScope {
@@ -44,6 +48,7 @@ class RunScope implements ToolRunScope {
   private run: AbortController | undefined;
   private releases: Set<() => void> | undefined;
   private endedAlready = false;
+  private clockWaits = 0;
 
   constructor(private readonly scheduler: SchedulerLike) {}
 
@@ -57,6 +62,17 @@ class RunScope implements ToolRunScope {
 
   get ended(): boolean {
     return this.endedAlready;
+  }
+
+  get waitsOnClock(): boolean {
+    return this.clockWaits > 0 || (this.releases?.size ?? 0) > 0;
+  }
+
+  waitOnClock<T>(promise: Promise<T>): Promise<T> {
+    this.clockWaits++;
+    const settled = (): void => void this.clockWaits--;
+    promise.then(settled, settled);
+    return promise;
   }
 
   end(): void {

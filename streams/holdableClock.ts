@@ -5,7 +5,8 @@
  * is scheduled meanwhile joins it in order), so the caller can do
  * asynchronous work — a replay reads the next page of signals — and then go
  * on where it stopped. Before each action it lets pending promises settle
- * (one macrotask turn), as `flushSettled` does in tests: an async tool's
+ * (one macrotask turn, and the real work that holds the clock: see
+ * streams/realWork.ts), as `flushSettled` does in tests: an async tool's
  * result arrives at the virtual time it was due, not after a synchronous
  * flush has run past the tool's timeout. And it waits for the work it is
  * given to `wait` for (a replay reading a recorded effect), so what that
@@ -36,7 +37,7 @@ export class HoldableClock extends VirtualTimeScheduler {
   /**
    * Runs the queued actions in time order until the queue is empty (and
    * nothing is waited for) or the clock is held, letting pending promises
-   * settle (one macrotask turn) before each one.
+   * and real work settle before each one.
    */
   async run(): Promise<void> {
     this.held = false;

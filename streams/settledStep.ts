@@ -1,7 +1,9 @@
 /**
  * One step of a virtual clock with promises let settle first: waits a
  * macrotask turn (so an async tool's pending promise chain runs, as it would
- * have before the next timer on real time), then runs the next due action.
+ * have before the next timer on real time) and for the real work that holds
+ * the clock (streams/realWork.ts: a tool's I/O or thread-pool work, up to
+ * `graceMs` of real time), then runs the next due action.
  * `HoldableClock.run` (replay) and `flushSettled` (tests) step with it.
  *
  * Resolves true when it ran an action; false when none is due, or `stop()`
@@ -10,9 +12,10 @@
  * VirtualTimeScheduler's `flush()` does.
  */
 import type { VirtualTimeScheduler } from 'rxjs';
+import { realWorkSettled } from './realWork.js';
 
-export async function settledStep(scheduler: VirtualTimeScheduler, stop: () => boolean = () => false): Promise<boolean> {
-  await new Promise<void>((resolve) => setImmediate(resolve));
+export async function settledStep(scheduler: VirtualTimeScheduler, stop: () => boolean = () => false, graceMs?: number): Promise<boolean> {
+  await realWorkSettled(scheduler, graceMs);
   const { actions } = scheduler;
   const action = actions[0];
   if (!action || action.delay > scheduler.maxFrames || stop()) return false;

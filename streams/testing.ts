@@ -27,8 +27,9 @@
  */
 import { map, Observable, type OperatorFunction, type SchedulerLike, type VirtualTimeScheduler } from 'rxjs';
 import { TestScheduler, type RunHelpers } from 'rxjs/testing';
+import { MAX_TIMER_MS } from '../mind/config.js';
 import { describeValue } from '../mind/describeValue.js';
-import { checkNumberOption, wholeNumber } from '../mind/optionCheck.js';
+import { checkNumberOption, numberBetween, wholeNumber } from '../mind/optionCheck.js';
 import { createAgent, type Agent, type AgentOptions, type AgentSources } from './createAgent.js';
 import { isObject } from './isObject.js';
 import { settledStep } from './settledStep.js';
@@ -103,9 +104,12 @@ export function pick<K extends string>(...keys: K[]): OperatorFunction<AgentEven
 
 /**
  * Runs a virtual-time scheduler to its end, like its `flush()`, but lets
- * pending promises settle before each step (one macrotask turn), so an async
- * tool's result arrives at the virtual time it started, as a fast tool's does
- * on real time; a tool that never settles still times out at `toolTimeoutMs`.
+ * pending promises settle before each step (one macrotask turn, and as long
+ * as a tool's real work holds the clock: its `ctx.effect` I/O, a promise of
+ * the thread pool, up to `realWorkMs` of real time, 2 000; see
+ * streams/realWork.ts), so an async tool's result arrives at the virtual time
+ * it started, as a fast tool's does on real time; a tool that never settles
+ * still times out at `toolTimeoutMs`, once `realWorkMs` has passed.
  * At most `maxSteps` (1 000 000) steps: a run that never ends is an error.
  * A scheduler that is no virtual-time one (asyncScheduler: there is nothing to
  * flush), a TestScheduler (its marble assertions are checked only by its own
@@ -113,7 +117,7 @@ export function pick<K extends string>(...keys: K[]): OperatorFunction<AgentEven
  * ≥ 1 (NaN would lift the bound) are refused with a TypeError or RangeError
  * naming them.
  */
-export async function flushSettled(scheduler: VirtualTimeScheduler, options: { maxSteps?: number } = {}): Promise<void> {
+export async function flushSettled(scheduler: VirtualTimeScheduler, options: { maxSteps?: number; realWorkMs?: number } = {}): Promise<void> {
   const virtual = scheduler as Partial<VirtualTimeScheduler> | null;
   if (typeof virtual?.frame !== 'number' || typeof virtual.maxFrames !== 'number' || !Array.isArray(virtual.actions)) {
     throw new TypeError(`flushSettled: expected a VirtualTimeScheduler (with frame, maxFrames and its actions), got ${describeValue(scheduler)}`);
@@ -124,11 +128,12 @@ export async function flushSettled(scheduler: VirtualTimeScheduler, options: { m
     );
   }
   checkNumberOption('flushSettled', 'maxSteps', options.maxSteps, wholeNumber(1), 'a whole number of steps ≥ 1');
-  const { maxSteps = 1_000_000 } = options;
+  checkNumberOption('flushSettled', 'realWorkMs', options.realWorkMs, numberBetween(0, MAX_TIMER_MS), `a number of ms from 0 to ${MAX_TIMER_MS}`);
+  const { maxSteps = 1_000_000, realWorkMs } = options;
   let steps = 0;
   const limit = (): boolean => {
     if (steps++ >= maxSteps) throw new Error(`flushSettled: still running after ${maxSteps} steps (virtual time ${scheduler.frame})`);
     return false;
   };
-  while (await settledStep(scheduler, limit));
+  while (await settledStep(scheduler, limit, realWorkMs));
 }
