@@ -8,7 +8,7 @@ import { intFlag, loadConfig, readableFiles, textFlags, type FlagValues } from '
 import type { Flags } from './flags.js';
 
 export const AGENT_FLAGS = {
-  goal: { type: 'string', multiple: true, arg: 'TEXT', help: 'add a goal (repeatable)' },
+  goal: { type: 'string', multiple: true, arg: 'TEXT', help: 'add a goal (repeatable)', aliases: ['goals'] },
   kg: { type: 'string', multiple: true, arg: 'FILE', help: 'read signals (usually facts) from an NDJSON file first (repeatable)' },
   config: { type: 'string', arg: 'FILE', help: 'JSON config file (layers: defaults < file < OODA_* environment < flags)' },
   seed: { type: 'string', arg: 'N', help: `seed for ids and randomness (default ${defaultConfig().seed})` },

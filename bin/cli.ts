@@ -6,7 +6,7 @@
  */
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { repeatedFlagProblem } from './flags.js';
+import { repeatedFlagProblem, withCanonicalNames } from './flags.js';
 import { configFromEnvironment, configFromSeedEnvironment, ConfigError, MAX_TIMER_MS, readConfigFile, resolveConfig, type AgentConfig } from '../streams/index.js';
 
 export class UsageError extends Error {
@@ -25,7 +25,7 @@ export type FlagValues<O extends Options> = ReturnType<typeof parseArgs<{ args: 
 export function parseFlags<O extends Options>(argv: string[], options: O): FlagValues<O> {
   let parsed;
   try {
-    parsed = parseArgs({ args: attachNegativeNumbers(argv, options), options, strict: true, allowPositionals: false, tokens: true });
+    parsed = parseArgs({ args: attachNegativeNumbers(withCanonicalNames(argv, options), options), options, strict: true, allowPositionals: false, tokens: true });
   } catch (error) {
     const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '');
     throw new UsageError(message);

@@ -13,6 +13,8 @@ export interface Flag {
   arg?: string;
   /** What the flag does, with its default; a newline starts a continuation line. */
   help: string;
+  /** Other names it is taken under (`goals` for `goal`: seed 001's spelling); the help line names them. */
+  aliases?: readonly string[];
 }
 
 export type Flags = Readonly<Record<string, Flag>>;
@@ -22,7 +24,10 @@ const COLUMN = 18;
 
 /** The options section of a command's help: one line per flag, in table order, then `-h, --help`. */
 export function flagsUsage(flags: Flags): string {
-  const rows: [string, string][] = Object.entries(flags).map(([name, flag]) => [`--${name}${flag.arg ? ` ${flag.arg}` : ''}`, flag.help]);
+  const rows: [string, string][] = Object.entries(flags).map(([name, flag]) => [
+    `--${name}${flag.arg ? ` ${flag.arg}` : ''}`,
+    flag.aliases ? flag.help.replace(/\n|$/, (end) => `; also ${flag.aliases!.map((alias) => `--${alias}`).join(', ')}${end}`) : flag.help,
+  ]);
   rows.push(['-h, --help', 'this help']);
   return rows
     .map(([left, help]) => {
@@ -55,6 +60,17 @@ export function repeatedFlagProblem(uses: readonly FlagUse[], flags: Readonly<Re
       : `--${name}: given ${times}; give it once`;
   }
   return undefined;
+}
+
+/** `argv` with every flag given under an alias (`--goals x`, `--goals=x`) given under its own name instead. */
+export function withCanonicalNames(argv: readonly string[], flags: Readonly<Record<string, object>>): string[] {
+  const canonical = new Map(Object.entries(flags).flatMap(([name, flag]) => ((flag as Pick<Flag, 'aliases'>).aliases ?? []).map((alias): [string, string] => [alias, name])));
+  if (canonical.size === 0) return [...argv];
+  return argv.map((arg) => {
+    const match = /^--([^=]+)(=.*)?$/s.exec(arg);
+    const name = match && canonical.get(match[1]!);
+    return name ? `--${name}${match[2] ?? ''}` : arg;
+  });
 }
 
 /** The table without the named flags (a command that accepts all of another's flags but these). */

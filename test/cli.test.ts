@@ -100,9 +100,9 @@ test('ooda run | head: a closed stdout ends the run quietly', async (t) => {
 });
 
 test('usage errors name the flag and exit 2; a bad config value names the key', async (t) => {
-  const unknown = await runCli(['run', '--goals', 'x']);
+  const unknown = await runCli(['run', '--frob', 'x']);
   t.is(unknown.code, 2);
-  t.regex(unknown.stderr, /Unknown option '--goals'/);
+  t.regex(unknown.stderr, /Unknown option '--frob'/);
   const notNumber = await runCli(['run', '--max-cycles', 'many']);
   t.is(notNumber.code, 2);
   t.regex(notNumber.stderr, /--max-cycles: expected a whole number, got "many"/);

@@ -147,3 +147,17 @@ test('a mistyped flag is answered with one the command takes only when most of i
   t.is(closestFlag('Goal', run!.flags), 'goal');
   for (const name of ['id', 'tag', 'web', 'dir', 'to', 'x']) t.is(closestFlag(name, run!.flags), undefined, `--${name}`);
 });
+
+test('--goals, seed 001\u2019s spelling, is taken as --goal wherever --goal is, in the order given, and its help line says so', async (t) => {
+  const { run, plan, resume, demo } = COMMANDS;
+  for (const command of [run!, plan!, resume!, demo!]) {
+    t.deepEqual(parseFlags(['--goals', 'Find moons of Mars', '--goal', 'Classify planets', '--goals=Name the rings'], command.flags).goal, ['Find moons of Mars', 'Classify planets', 'Name the rings']);
+    t.regex(command.usage, /\n {2}--goal TEXT +add a goal \(repeatable\); also --goals\n/);
+  }
+  const planned = await runCli(['plan', '--goals', 'Find moons of Mars', '--goal', 'Classify planets']);
+  t.is(planned.code, 0, planned.stderr);
+  t.regex(planned.stdout, /^goal-1 "Find moons of Mars".*\n(?:.*\n)*goal-2 "Classify planets"/);
+  const empty = await usage(['--goals', '']);
+  t.is(empty.code, 2);
+  t.is(empty.stderr, 'ooda: --goal: expected a goal description, got an empty string\n');
+});

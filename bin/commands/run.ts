@@ -34,7 +34,7 @@ export const RUN_EXIT_CODES = 'exit codes: 0 done, 1 store error or stdout not w
 /** The flags of `run`, their help saying the given defaults. */
 export function runFlags(d: RunDefaults) {
   return {
-    goal: { type: 'string', multiple: true, arg: 'TEXT', help: 'add a goal (repeatable)' },
+    goal: { type: 'string', multiple: true, arg: 'TEXT', help: 'add a goal (repeatable)', aliases: ['goals'] },
     'max-cycles': { type: 'string', arg: 'N', help: `stop after N cycles (default ${d.maxCycles})` },
     heartbeat: { type: 'string', arg: 'MS', help: `heartbeat period in ms, 0 = off (default ${d.heartbeatMs})` },
     pace: { type: 'string', arg: 'MS', help: 'pause between cycles in ms (default 0: back to back)' },
