@@ -5,6 +5,7 @@
  */
 import { actionText } from './actionText.js';
 import type { Skill } from './skills.js';
+import { actionDanger } from './tool.js';
 
 /**
  * Any arguments before an option, within one command: `rm -v -rf x`, `rm x -rf`
@@ -37,7 +38,13 @@ export const policySkill: Skill = {
   trigger: () => true,
   verify(action, { mind }) {
     const tool = mind.tools.get(action.tool);
-    if (tool?.danger === 'critical') return { verdict: 'reject', reason: `${action.tool} is a critical-danger tool` };
+    let danger;
+    try {
+      danger = tool && actionDanger(tool, action.input);
+    } catch (error) {
+      return { verdict: 'reject', reason: `${action.tool} could not say how dangerous this input is: ${(error as Error).message}` };
+    }
+    if (danger === 'critical') return { verdict: 'reject', reason: `${action.tool} is a critical-danger tool${tool!.danger === 'critical' ? '' : ' with this input'}` };
     const text = actionText(action.input);
     for (const { pattern, what } of DESTRUCTIVE_PATTERNS) {
       if (pattern.test(text)) return { verdict: 'reject', reason: `destructive action (${what}) in ${action.tool} input` };

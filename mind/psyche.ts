@@ -22,7 +22,7 @@ import { actionText, normalise } from './actionText.js';
 import type { Goal } from './goals.js';
 import type { Mind, MindExtension } from './mind.js';
 import { Archetype, checkShadowPattern, psycheOptions, ShadowPattern, type PsycheOptions } from './psycheOptions.js';
-import type { Danger, Tool } from './tool.js';
+import { actionDanger, type Danger, type Tool } from './tool.js';
 import { ARCHETYPE_LIMIT } from './utility.js';
 
 export const PsycheState = z.object({
@@ -135,8 +135,10 @@ export class Psyche implements MindExtension {
   /** The veto pattern that blocks this action, if any (counted as a shadow encounter). */
   veto(tool: Tool, input: unknown, goalId: string): ShadowPattern | undefined {
     let text: string | undefined;
+    let danger: Danger | undefined;
     const lazyText = (): string => (text ??= actionText(input));
-    const pattern = this.state.shadow.find((p) => p.kind === 'veto' && this.live(p) && matchesAction(p, tool, goalId, lazyText));
+    const lazyDanger = (): Danger => (danger ??= actionDanger(tool, input));
+    const pattern = this.state.shadow.find((p) => p.kind === 'veto' && this.live(p) && matchesAction(p, tool, goalId, lazyText, lazyDanger));
     if (pattern) this.replace({ ...this.state, encounters: this.state.encounters + 1 });
     return pattern;
   }
@@ -201,17 +203,17 @@ export class Psyche implements MindExtension {
   }
 }
 
-/** Whether a pattern matches a tool (and, for text patterns, an input) for a goal. */
+/** Whether a pattern matches a tool (and, for text and danger patterns, an input: without one, the tool's own danger) for a goal. */
 export function matches(pattern: ShadowPattern, tool: Tool, goalId: string, input?: unknown): boolean {
-  return matchesAction(pattern, tool, goalId, () => actionText(input));
+  return matchesAction(pattern, tool, goalId, () => actionText(input), () => (input === undefined ? tool.danger : actionDanger(tool, input)));
 }
 
-/** {@link matches}, with the action's text made only when a text pattern needs it (once per action, by the caller). */
-function matchesAction(pattern: ShadowPattern, tool: Tool, goalId: string, text: () => string): boolean {
+/** {@link matches}, with the action's text and danger found only when a pattern needs them (once per action, by the caller). */
+function matchesAction(pattern: ShadowPattern, tool: Tool, goalId: string, text: () => string, danger: () => Danger): boolean {
   if (pattern.goalId !== undefined && pattern.goalId !== goalId) return false;
   if (pattern.tool !== undefined && pattern.tool !== tool.name) return false;
   if (pattern.capability !== undefined && !tool.capabilities.includes(pattern.capability)) return false;
-  if (pattern.danger !== undefined && DANGER_ORDER.indexOf(tool.danger) < DANGER_ORDER.indexOf(pattern.danger)) return false;
+  if (pattern.danger !== undefined && DANGER_ORDER.indexOf(danger()) < DANGER_ORDER.indexOf(pattern.danger)) return false;
   if (pattern.text !== undefined && !text().includes(normalisedPattern(pattern.text))) return false;
   return true;
 }

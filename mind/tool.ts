@@ -139,10 +139,32 @@ export interface Tool<I = any> {
   readonly scoring: ToolScoring;
   /** Earns seed 001's pressure bonus when memory is nearly full. */
   readonly consolidates?: boolean;
+  /**
+   * The danger of one run when it depends on the input (file_io: a write is
+   * dangerous, a read cautious; seed 001's "Cautious/Danger"). Shadow vetoes
+   * and the policy skill judge a decided action by it; scoring, which comes
+   * before any input, by `danger`. Default: `danger` for every input.
+   */
+  dangerOf?(input: unknown): Danger;
   /** The input this tool would run with for the goal in context. */
   propose(ctx: ProposalContext): unknown;
   /** The output, or a Promise (any thenable) of it: awaited, and timed out after `toolTimeoutMs`. */
   execute(input: I, ctx: ToolContext): ToolOutput | PromiseLike<ToolOutput>;
+}
+
+const DANGER_LEVELS: readonly string[] = ['safe', 'cautious', 'dangerous', 'critical'] satisfies Danger[];
+
+/** The danger of running `tool` with `input` ({@link Tool.dangerOf}); one that throws, or answers no danger level, is a bug of that tool. */
+export function actionDanger(tool: Tool, input: unknown): Danger {
+  if (!tool.dangerOf) return tool.danger;
+  let danger: unknown;
+  try {
+    danger = tool.dangerOf(input);
+  } catch (error) {
+    throw new ToolBug(tool.name, error instanceof Error ? error : new Error(String(error)));
+  }
+  if (typeof danger === 'string' && DANGER_LEVELS.includes(danger)) return danger as Danger;
+  throw new ToolBug(tool.name, new TypeError(`dangerOf returned ${JSON.stringify(danger) ?? String(danger)}: expected one of ${DANGER_LEVELS.join(', ')}`));
 }
 
 /**

@@ -46,6 +46,7 @@ const ToolShape = z.object({
   }),
   scoring: ToolScoringShape,
   consolidates: z.boolean().optional(),
+  dangerOf: fn.optional(),
   propose: fn,
   execute: fn,
 });

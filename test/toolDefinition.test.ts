@@ -93,7 +93,7 @@ test('a bad scoring base reported before a save is not reported again by the res
 test('a key a tool or its scoring does not take is refused, naming it and what is taken: a misspelt optional key was silently ignored', (t) => {
   t.is(
     refusal({ consolidate: true }),
-    'tool "weather_lookup": consolidate: unknown key (a tool takes name, description, keywords, danger, capabilities, input, scoring, consolidates, propose, execute)',
+    'tool "weather_lookup": consolidate: unknown key (a tool takes name, description, keywords, danger, capabilities, input, scoring, consolidates, dangerOf, propose, execute)',
   );
   t.is(
     refusal({ scoring: { kind: 'semantic', threshold: 0.3, multiplier: 1, floor: 0.1 } }),

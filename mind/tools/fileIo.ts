@@ -1,5 +1,5 @@
 /**
- * file_io (semantic, cautious): reads, writes and lists files inside the
+ * file_io (semantic, cautious; a write dangerous): reads, writes and lists files inside the
  * workspace folder (`tools.workspace`, default `./workspace`, resolved against
  * the working directory). Any path that could leave it is refused before the
  * file system is touched for it: absolute paths, `..` segments, and symbolic
@@ -65,6 +65,8 @@ export const fileIo: Tool<z.infer<typeof Input>> = {
     'notes', 'workspace', 'list', 'contents', 'txt', 'json', 'csv', 'markdown',
   ],
   danger: 'cautious',
+  // Seed 001's "Cautious/Danger": reading and listing are cautious, writing (which may overwrite a file) dangerous.
+  dangerOf: (input) => ((input as { op?: unknown } | null)?.op === 'write' ? 'dangerous' : 'cautious'),
   capabilities: ['fs.read', 'fs.write'],
   input: Input,
   scoring: { kind: 'semantic', threshold: 0.55, multiplier: 0.75 },
