@@ -194,8 +194,9 @@ export function notRerun(tool: string, action: string): ToolFailure {
 
 /**
  * A programming error (`TypeError`, `ReferenceError`, …) inside a tool's
- * `execute`: a bug of that tool, critical (the mind is rolled back), and the
- * attempt counts as a failed run of the tool (see mind/rolledBackAttempt.ts).
+ * `execute`, or anything its input schema throws as it parses: a bug of that
+ * tool, critical (the mind is rolled back), and the attempt counts as a
+ * failed run of the tool (see mind/rolledBackAttempt.ts).
  * It keeps the error's message; the error itself is its `cause`. A bug
  * anywhere else in the cycle (a stage, an operator between stages) is not
  * wrapped, and no tool is blamed for it.
@@ -204,8 +205,10 @@ export class ToolBug extends Error {
   constructor(
     readonly tool: string,
     error: Error,
+    /** What the bug reads as; default the error's own message. */
+    message = error.message,
   ) {
-    super(error.message, { cause: error });
+    super(message, { cause: error });
     this.name = `ToolBug(${error.name})`;
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Runs a decided tool: validates (its own copy of) the input against the
  * tool's zod schema first (a missing parameter is a clear tool error, never a
- * crash), then executes it. A result that is a thenable (a Promise or any object with a
+ * crash; a schema that throws as it parses is a bug of the tool), then
+ * executes it. A result that is a thenable (a Promise or any object with a
  * `then` method) is adopted as a Promise, so act awaits it (and times it out)
  * like any asynchronous tool.
  *
@@ -23,13 +24,13 @@ import { NOT_PLAIN, plainCopy } from './jsonCopy.js';
 import type { PendingQuestions } from './questions.js';
 import type { Decision } from './toolSelection.js';
 import { isThenable } from './thenable.js';
-import { ToolBug, ToolFailure, type ToolContext, type ToolOutput } from './tool.js';
+import { ToolBug, ToolFailure, type Tool, type ToolContext, type ToolOutput } from './tool.js';
 import { toolOutputProblem } from './toolOutputCheck.js';
 
 export function runTool(decision: Decision, ctx: ToolContext): ToolOutput | Promise<ToolOutput> {
   const tool = ctx.mind.tools.get(decision.tool);
   if (!tool) throw new ToolFailure(decision.tool, 'no such tool is registered');
-  const parsed = tool.input.safeParse(ownCopy(decision.input));
+  const parsed = parseInput(tool, decision.input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const where = issue.path.length ? issue.path.join('.') : 'input';
@@ -52,6 +53,22 @@ export function runTool(decision: Decision, ctx: ToolContext): ToolOutput | Prom
     );
   }
   return checkOutput(tool.name, result, ctx.mind.questions);
+}
+
+/**
+ * The decided input as the tool's schema parses it. A schema reports bad
+ * input as issues; one that throws instead (an async refine or transform,
+ * which a synchronous parse cannot run; a transform that throws) is a bug of
+ * the tool, named with what it threw.
+ */
+function parseInput(tool: Tool, input: unknown): ReturnType<Tool['input']['safeParse']> {
+  try {
+    return tool.input.safeParse(ownCopy(input));
+  } catch (thrown) {
+    const error = thrown instanceof Error ? thrown : new Error(String(thrown));
+    const why = 'a tool\'s input is parsed synchronously, so its schema may not use an async refine or transform, and reports bad input as issues, not by throwing';
+    throw new ToolBug(tool.name, error, `${tool.name}: its input schema threw while parsing the input (${why}): ${error.message}`);
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { map, pipe } from 'rxjs';
+import { z } from 'zod';
 import { Mind } from '../mind/mind.js';
 import type { Skill } from '../mind/skills.js';
 import type { Tool } from '../mind/tool.js';
@@ -143,4 +144,33 @@ test('a skill error reported before a tool\'s bug is kept through the rollback, 
   const pass = events.filter((e) => ['decision', 'action', 'error'].includes(e.kind)).map((e) => (e.kind === 'error' ? `${e.kind} ${e.severity}` : e.kind));
   t.deepEqual(pass, ['decision', 'error transient', 'action', 'error critical']);
   t.like(events.find((e) => e.kind === 'error'), { message: 'skill "brittle_check" failed in verify: the check broke', skill: 'brittle_check' });
+});
+
+test('a tool whose input schema throws as it parses (an async refine, a transform that throws) is a bug of that tool: the decision, a failed action, a critical error naming it, and the attempt counts', (t) => {
+  const schemas = {
+    'an async refine': z.object({ city: z.string().refine(async (city) => city.length > 0, 'unknown city') }),
+    'a transform that throws': z.object({
+      city: z.string().transform((): string => {
+        throw new Error('no such city');
+      }),
+    }),
+  };
+  for (const [what, input] of Object.entries(schemas)) {
+    const events = runBounded({ tools: [weatherTool({ input })], config: { maxCycles: 100, stallThreshold: 1_000 } });
+    const errors = events.filter((e) => e.kind === 'error');
+    t.true(errors.length > 0, what);
+    for (const error of errors) {
+      t.like(error, { severity: 'critical', rolledBack: true, tool: 'weather_lookup' }, what);
+      t.regex(error.kind === 'error' ? error.message : '', /^weather_lookup: its input schema threw while parsing the input/, what);
+    }
+    const decided = events.flatMap((e) => (e.kind === 'decision' ? [e.tool] : []));
+    t.is(decided.filter((tool) => tool === 'weather_lookup').length, errors.length, `${what}: each failed pass keeps its decision`);
+    const failed = events.filter((e) => e.kind === 'action' && e.tool === 'weather_lookup');
+    t.is(failed.length, errors.length, what);
+    t.true(failed.every((e) => e.kind === 'action' && e.status === 'failed'), what);
+    // Counted, the attempts steer decide to other tools and fail the goal, instead of the same tool until maxCycles.
+    t.true(decided.some((tool) => tool !== 'weather_lookup'), `${what}: ${decided.join(', ')}`);
+    t.like(events.findLast((e) => e.kind === 'goal'), { change: 'failed' }, what);
+    t.like(events.at(-1), { kind: 'session', state: 'stopped', reason: 'input ended and no goal is active' }, what);
+  }
 });
