@@ -12,6 +12,7 @@
  * A command's name is checked against the agent's own commands when it is
  * perceived ({@link unknownCommand}).
  */
+import type { z } from 'zod';
 import { describeValue } from '../mind/describeValue.js';
 import { nestingProblem } from '../mind/jsonNesting.js';
 import { externalFactProblem } from '../mind/knowledgeGraph.js';
@@ -34,10 +35,19 @@ export function validateSignal(value: unknown, transport?: TransportRule): Signa
     const content = contentProblem(parsed.data);
     return content ? { ok: false, reason: `invalid ${parsed.data.type} signal: ${content}` } : { ok: true, signal: parsed.data };
   }
-  const issue = parsed.error.issues[0]!;
-  const type = (value as { type: string }).type;
-  const where = issue.path.length ? issue.path.join('.') : issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : 'signal';
-  return { ok: false, reason: `invalid ${type} signal: ${where}: ${issue.message}` };
+  return { ok: false, reason: issueReason((value as { type: string }).type, parsed.error.issues[0]!) };
+}
+
+/**
+ * A zod issue as the reason a signal of `type` is refused, naming the field
+ * (under `within`, for a part parsed on its own): `invalid goal signal:
+ * priority: …`, an unknown key by its own path (`meta.trace: Unrecognized
+ * key: "trace"`).
+ */
+export function issueReason(type: string, issue: z.core.$ZodIssue, within: readonly PropertyKey[] = []): string {
+  const path = [...within, ...issue.path].map(String);
+  const places = issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...path, key].join('.')) : [path.join('.')];
+  return `invalid ${type} signal: ${places.join(', ') || 'signal'}: ${issue.message}`;
 }
 
 /** What the schema cannot say of a signal that has its shape: a fact naming no symbol, a sensor value nested too deep. */

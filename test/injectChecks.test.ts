@@ -1,8 +1,16 @@
 import test from 'ava';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { VirtualTimeScheduler } from 'rxjs';
+import { SqliteStore } from '../sinks/sqliteStore.js';
+import { AgentConfig } from '../streams/config.js';
+import type { Agent } from '../streams/createAgent.js';
 import type { AgentEvent } from '../streams/events.js';
 import type { InjectableSignal } from '../streams/signals.js';
+import { replaySession } from '../streams/replay.js';
 import { createTestAgent } from '../streams/testing.js';
+import { recordSession } from './helpers/recordSession.js';
 
 /** Injects the values (as an untyped caller might) into a connected run; returns what inject answered and every event. */
 function injectAll(...values: unknown[]) {
@@ -134,4 +142,62 @@ test('a value that throws as it is read (a getter, a Proxy) is rejected with wha
     { source: 'inject', reason: 'the signal could not be read: boom' },
     { source: 'inject', reason: 'the signal could not be read: no keys' },
   ]);
+});
+
+test('meta holds its documented fields only, each of its kind: one that does not is refused naming the field, so no event carries it', (t) => {
+  const deep = JSON.parse('['.repeat(1500) + ']'.repeat(1500)) as unknown;
+  const cyclic: Record<string, unknown> = { source: 'app' };
+  cyclic.self = cyclic;
+  const { answers, events, failures } = injectAll(
+    { ...fact, meta: { source: 42, line: 'x' } },
+    { ...fact, meta: { line: 0 } },
+    { ...fact, meta: { source: 'app', trace: deep } },
+    { ...fact, meta: cyclic },
+    { type: 'tick', meta: { correlationId: 7 } },
+    { ...fact, meta: { snapshotFailed: 'disk full' } },
+    { ...fact, meta: { source: 'app', line: 3, correlationId: 'c-1', session: 's' } },
+  );
+  t.deepEqual(failures, []);
+  t.deepEqual(answers, [false, false, false, false, false, false, true]);
+  t.deepEqual(rejections(events).map((r) => r.reason), [
+    'invalid fact signal: meta.source: expected string, got 42',
+    'invalid fact signal: meta.line: expected a number > 0, got 0',
+    'invalid fact signal: meta.trace: Unrecognized key: "trace"',
+    'invalid fact signal: meta.self: Unrecognized key: "self"',
+    'invalid tick signal: meta.correlationId: expected string, got 7',
+    'invalid fact signal: meta.snapshotFailed: Unrecognized key: "snapshotFailed"',
+  ]);
+  t.false(events.some((e) => e.kind === 'error'), 'no critical error reporting a snapshot the caller made up');
+  t.deepEqual(
+    events.filter((e) => e.kind === 'perceived').map((e) => e.kind === 'perceived' && [e.source, e.line]),
+    [['app', 3]],
+    'only the good signal is perceived, with its source and line',
+  );
+});
+
+test('a runtime signal with a field its type does not have is refused naming the field, as a recording of it could not be replayed', (t) => {
+  const { answers, events } = injectAll({ type: 'heartbeat', beat: 2, trace: { a: 1 } }, { type: 'tick', extra: true }, { type: 'heartbeat', beat: 3 });
+  t.deepEqual(answers, [false, false, true]);
+  t.deepEqual(rejections(events).map((r) => r.reason), ['invalid heartbeat signal: trace: Unrecognized key: "trace"', 'invalid tick signal: extra: Unrecognized key: "extra"']);
+  t.deepEqual(events.filter((e) => e.kind === 'heartbeat').map((e) => e.kind === 'heartbeat' && e.beat), [3]);
+});
+
+test('an injected signal refused for its meta (nested 1,500 levels deep) leaves the session whole in the store, and it replays', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'inject-meta-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const db = join(dir, 'a.db');
+  const deep = JSON.parse('['.repeat(1500) + ']'.repeat(1500)) as unknown;
+  const config = AgentConfig.parse({ maxCycles: 2, heartbeatMs: 0 });
+  const answers: boolean[] = [];
+  const started = (agent: Agent) => answers.push(agent.inject({ ...fact, meta: { source: 'app', trace: deep } } as InjectableSignal));
+  await recordSession(db, 'rec', config, [{ source: 't', value: { type: 'goal', description: 'Find moons of Mars' } }], { started });
+  t.deepEqual(answers, [false]);
+  const store = await SqliteStore.open(db, { access: 'existing' });
+  try {
+    const types = (await store.all<{ type: string }>("SELECT type FROM signals WHERE session = 'rec' ORDER BY id")).map((row) => row.type);
+    t.true(types.includes('rejected') && types.includes('goal'), types.join(', '));
+    t.like(await replaySession(store, 'rec'), { identical: true });
+  } finally {
+    await store.close();
+  }
 });

@@ -38,12 +38,13 @@ test('what a source should not emit is rejected, naming the source and the probl
   const { events, failure } = await runOn({
     inputs: [bad(null), bad(42), bad({ type: 'heartbeat', beat: 1, depth: 0, meta: { source: 'heartbeat' } })],
     signals: [bad({ type: 'fact' }), bad({ type: 'nope', depth: 0, meta: { source: 'mine' } })],
-    ambient: [bad({ type: 'goal', depth: 0, meta: { source: 'mine' } }), bad(null)],
+    ambient: [bad({ type: 'goal', depth: 0, meta: { source: 'mine' } }), bad(null), bad({ type: 'heartbeat', beat: 1, depth: 0, meta: { source: 7 } })],
   });
   t.is(failure, undefined);
   t.deepEqual(rejections(events).sort(), [
     'ambient[0]: ambient[0]: invalid goal signal: description: Invalid input: expected string, received undefined',
     'ambient[1]: ambient[1]: expected a signal object with a "type" field, got null',
+    'ambient[2]: ambient[2]: invalid heartbeat signal: meta.source: expected string, got 7',
     'inputs[0]: inputs[0] emitted null, not a stimulus ({ source, value } or { source, text })',
     'inputs[1]: inputs[1] emitted 42, not a stimulus ({ source, value } or { source, text })',
     'inputs[2]: inputs[2] emitted an object, not a stimulus ({ source, value } or { source, text }) (a heartbeat signal? signals go in ambient or signals, not inputs)',
