@@ -5,7 +5,8 @@
  * `invalid goal signal: priority: Too big: expected number to be <=255`.
  * A fact must name a symbol in each part and may not use the runtime's own
  * `agent:*` predicates (see `externalFactProblem`); a sensor's value may nest
- * at most 100 levels deep (mind/jsonNesting.ts).
+ * at most 100 levels deep (mind/jsonNesting.ts), and may not have a
+ * `"__proto__"` key at its top, which a goal or a fact may not have either.
  * The envelope (`depth`, `meta`, `at`) is the runtime's to set, not the
  * sender's: a signal from outside that carries it is rejected, so perceive can
  * stamp the transport's own source and every such signal is `perceived`.
@@ -16,6 +17,7 @@ import type { z } from 'zod';
 import { describeValue } from '../mind/describeValue.js';
 import { nestingProblem } from '../mind/jsonNesting.js';
 import { externalFactProblem } from '../mind/knowledgeGraph.js';
+import { isObject } from './isObject.js';
 import { EXTERNAL_SIGNAL_TYPES, ExternalSignal, type Signal } from './signals.js';
 
 export type SignalValidation = { ok: true; signal: ExternalSignal } | { ok: false; reason: string };
@@ -32,7 +34,7 @@ export function validateSignal(value: unknown, transport?: TransportRule): Signa
   if (problem) return { ok: false, reason: problem };
   const parsed = ExternalSignal.safeParse(value);
   if (parsed.success) {
-    const content = contentProblem(parsed.data);
+    const content = contentProblem(parsed.data, value as Record<string, unknown>);
     return content ? { ok: false, reason: `invalid ${parsed.data.type} signal: ${content}` } : { ok: true, signal: parsed.data };
   }
   return { ok: false, reason: issueReason((value as { type: string }).type, parsed.error.issues[0]!) };
@@ -50,14 +52,25 @@ export function issueReason(type: string, issue: z.core.$ZodIssue, within: reado
   return `invalid ${type} signal: ${places.join(', ') || 'signal'}: ${issue.message}`;
 }
 
-/** What the schema cannot say of a signal that has its shape: a fact naming no symbol, a sensor value nested too deep. */
-function contentProblem(signal: ExternalSignal): string | null {
+/** What the schema cannot say of a signal that has its shape (`given` as it came): a fact naming no symbol, a sensor value nested too deep or with a key its parse dropped. */
+function contentProblem(signal: ExternalSignal, given: Record<string, unknown>): string | null {
   if (signal.type === 'fact') return externalFactProblem(signal);
   if (signal.type === 'sensor') {
     const problem = nestingProblem(signal.value);
-    return problem && `value: ${problem}`;
+    return problem ? `value: ${problem}` : droppedKeyProblem(given.value);
   }
   return null;
+}
+
+/**
+ * Why a sensor value as given has a key its parse dropped: an own
+ * `"__proto__"` at its top (JSON.parse makes it an own key; zod's record, as
+ * an assignment would, does not copy it), refused as a goal's or fact's is,
+ * or null. Deeper down the value is kept as it came, key and all.
+ */
+function droppedKeyProblem(value: unknown): string | null {
+  if (!isObject(value) || !Object.hasOwn(value, '__proto__')) return null;
+  return 'value.__proto__: Unrecognized key: "__proto__" (an object parsed from the value would drop it, and its data with it): rename it';
 }
 
 function shapeProblem(value: unknown, transport: TransportRule | undefined): string | null {
