@@ -86,7 +86,8 @@ export function resolveLoopConfig(input: unknown = {}): { config: LoopConfig; wa
   const values = input as Record<string, unknown>;
   const settable = config as Record<string, unknown>;
   for (const [key, value] of Object.entries(values)) {
-    const field = (fields as Record<string, z.ZodType>)[key];
+    // Its own keys only: `__proto__`, `toString`, … are no settings either.
+    const field = Object.hasOwn(fields, key) ? (fields as Record<string, z.ZodType>)[key] : undefined;
     if (!field) {
       warnings.push({ key, message: `loopDetection.${key} is not a setting; ignored` });
       continue;

@@ -41,9 +41,14 @@ export const AgentConfig = MindConfig.extend({
       .default({ interval: 5, minCyclesWorked: 0 }),
     /**
      * Loop-detector settings (seed 003). Validated by the detector itself: an
-     * invalid value falls back to its default with a warning event.
+     * invalid value falls back to its default with a warning event, and an
+     * unknown key is warned about. Copied key by key as they are, so a
+     * `"__proto__"` key (which zod's record drops) reaches that warning too.
      */
-    loopDetection: z.record(z.string(), z.unknown()).default({}),
+    loopDetection: z
+      .custom<Record<string, unknown>>(isObject, { error: 'expected an object of loop-detection settings' })
+      .transform((section) => ({ ...section }))
+      .default({}),
 }).strict();
 
 export type AgentConfig = z.infer<typeof AgentConfig>;
@@ -168,8 +173,10 @@ function coerce(raw: string): unknown {
 function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(over)) {
-    const prior = out[key];
-    out[key] = isPlainObject(prior) && isPlainObject(value) ? deepMerge(prior, value) : value;
+    const prior = Object.hasOwn(out, key) ? out[key] : undefined;
+    const merged = isPlainObject(prior) && isPlainObject(value) ? deepMerge(prior, value) : value;
+    // Defined, not assigned: a "__proto__" key stays a key (to be refused or warned about), not the object's prototype.
+    Object.defineProperty(out, key, { value: merged, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

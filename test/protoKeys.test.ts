@@ -1,13 +1,16 @@
 /**
- * A key named "__proto__" (JSON.parse makes it an own key) is refused like
- * any other key that cannot be taken, never dropped without a word: a goal's
- * or fact's is refused as an unrecognized key, and so is one at the top of a
- * sensor's value.
+ * A key named "__proto__" (JSON.parse makes it an own key) is refused or
+ * warned about like any other key that cannot be taken, never dropped
+ * without a word: a goal's or fact's is refused as an unrecognized key, and
+ * so is one at the top of a sensor's value; one in the loopDetection
+ * settings is warned about as no setting, like a misspelt one.
  */
 import test from 'ava';
 import { Readable } from 'node:stream';
 import { VirtualTimeScheduler } from 'rxjs';
+import { resolveLoopConfig } from '../mind/loopConfig.js';
 import { fromNdjson } from '../sources/ndjson.js';
+import { resolveConfig } from '../streams/config.js';
 import type { AgentOptions } from '../streams/createAgent.js';
 import type { AgentEvent } from '../streams/events.js';
 import { agentEvents, createTestAgent, flushSettled } from '../streams/testing.js';
@@ -40,4 +43,24 @@ test('a sensor value with a "__proto__" key at its top is rejected naming it, as
     events.flatMap((e) => (e.kind === 'sensor' ? [JSON.stringify(e.value)] : [])),
     ['{"nested":{"__proto__":{"fw":"1.2"}},"temp":22}', '{"temp":23}'],
   );
+});
+
+test('a "__proto__" key in the loopDetection settings is warned about as no setting, as is a name every object inherits (toString); loop detection runs on', async (t) => {
+  const loopDetection = JSON.parse('{"__proto__":{"windowSize":3},"toString":1,"windowSiz":3}') as Record<string, unknown>;
+  const events = await runLines(['{"type":"goal","description":"Find moons of Mars"}'], { config: { loopDetection } });
+  t.deepEqual(
+    events.flatMap((e) => (e.kind === 'warning' ? [e.message] : [])),
+    ['loopDetection.__proto__ is not a setting; ignored', 'loopDetection.toString is not a setting; ignored', 'loopDetection.windowSiz is not a setting; ignored'],
+  );
+  t.false(events.some((e) => e.kind === 'error'), 'the loop watcher is not dropped');
+});
+
+test('a "__proto__" key in the loopDetection settings of a config layer survives the merge with another layer, to be warned about', (t) => {
+  const config = resolveConfig([
+    { origin: 'environment', values: { loopDetection: { windowSize: 7 } } },
+    { origin: 'ooda.json', values: JSON.parse('{"loopDetection":{"__proto__":{"windowSize":3}}}') as Record<string, unknown> },
+  ]);
+  const { config: loops, warnings } = resolveLoopConfig(config.loopDetection);
+  t.is(loops.windowSize, 7, 'the window is the one set, not one inherited through the key');
+  t.deepEqual(warnings, [{ key: '__proto__', message: 'loopDetection.__proto__ is not a setting; ignored' }]);
 });
