@@ -13,6 +13,7 @@
  * (`psyche.shadow must be an array of patterns … (got "nope")`).
  */
 import type { Observable, OperatorFunction, SchedulerLike } from 'rxjs';
+import { MindConfig } from '../mind/config.js';
 import { Mind } from '../mind/mind.js';
 import type { PsycheOptions } from '../mind/psycheOptions.js';
 import type { Skill } from '../mind/skills.js';
@@ -55,7 +56,12 @@ export interface AgentOptions {
   scheduler?: SchedulerLike;
   /** Session id stamped on every event. Default `session-1`. */
   session?: string;
-  /** A mind to run (e.g. restored from a store). Default: a fresh mind with the built-in tools. */
+  /**
+   * A mind to run (e.g. restored from a store). Default: a fresh mind with
+   * the built-in tools. It keeps the config it was made with (`new Mind({
+   * config })`): a setting of the mind's given in `config` with another value
+   * is refused (a TypeError naming it), as it would be ignored.
+   */
   mind?: Mind;
   /** Extra tools, registered after the built-ins. */
   tools?: Tool[];
@@ -151,6 +157,21 @@ export interface AgentSources {
 /** The `config` option, resolved with its defaults; throws a ConfigError naming the bad key. */
 export function configOption(input: AgentConfigInput | undefined): AgentConfig {
   return resolveConfig([{ origin: 'createAgent options', values: (input ?? {}) as Record<string, unknown> }]);
+}
+
+/**
+ * With a mind of the caller's, the settings of `config` that are the mind's
+ * (`stallThreshold`, `maxBacktrackAttempts`, `tools`, …: mind/config.ts) must
+ * be its own: a mind keeps the config it was made with, so another value
+ * would be silently ignored. Throws a TypeError naming the first that differs.
+ */
+export function checkMindConfig(mind: Mind, input: AgentConfigInput | undefined, config: AgentConfig): void {
+  if (input === undefined) return;
+  for (const key of Object.keys(MindConfig.shape) as (keyof MindConfig)[]) {
+    if (!Object.hasOwn(input, key)) continue;
+    const [given, own] = [JSON.stringify(config[key]), JSON.stringify(mind.config[key])];
+    if (given !== own) throw new TypeError(`config.${key}: ${given} is not the given mind's (${own}): a mind keeps the config it was made with; pass it to new Mind({ config })`);
+  }
 }
 
 /** A list option (`watchers`, `tools`, `skills`): an array whose items pass `isItem`, else a TypeError naming the option and index. */

@@ -74,7 +74,7 @@ import { reflect } from '../operators/reflect.js';
 import { stamp } from '../operators/stamp.js';
 import { verify } from '../operators/verify.js';
 import { builtinCommands } from './commands.js';
-import { checkOptionKeys, checkScalarOptions, commandsOption, configOption, cycleOperator, listOption, registerEach, type AgentOptions, type AgentSources, type Entering, type Stages } from './agentOptions.js';
+import { checkMindConfig, checkOptionKeys, checkScalarOptions, commandsOption, configOption, cycleOperator, listOption, registerEach, type AgentOptions, type AgentSources, type Entering, type Stages } from './agentOptions.js';
 import { passEvents } from './passEvents.js';
 import { SourceAdmission } from './sourceEntries.js';
 import { checkSources } from './sourcesCheck.js';
@@ -113,6 +113,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
   const commandOptions = commandsOption(options.commands);
   const scheduler = options.scheduler ?? asyncScheduler;
   const session = options.session ?? 'session-1';
+  if (options.mind) checkMindConfig(options.mind, options.config, config);
   const mind = options.mind ?? new Mind({ config, tools: builtinTools(), seed: config.seed });
   registerEach('tools', toolOptions, (tool) => mind.tools.register(tool));
   Psyche.attach(mind, options.psyche);

@@ -210,9 +210,10 @@ test('the README’s custom cycle: a user operator between decide and act vetoes
   let ran = 0;
   const shell = scriptedTool('shell_exec', 0.99, () => (ran++, { ok: true, summary: 'ran' }));
   const { Mind } = await import('../mind/mind.js');
+  const { MindConfig } = await import('../mind/config.js');
   const agent = createTestAgent(asyncScheduler, {
-    mind: new Mind({ tools: [shell] }),
-    config: { maxCycles: 3, stallThreshold: 1_000_000 },
+    mind: new Mind({ tools: [shell], config: MindConfig.parse({ stallThreshold: 1_000_000 }) }),
+    config: { maxCycles: 3 },
     cycle: (stages) =>
       pipe(
         stages.observe,

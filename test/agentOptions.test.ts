@@ -1,5 +1,6 @@
 import test from 'ava';
 import { of, VirtualTimeScheduler } from 'rxjs';
+import { MindConfig } from '../mind/config.js';
 import { Mind } from '../mind/mind.js';
 import { Psyche } from '../mind/psyche.js';
 import { ConfigError } from '../streams/config.js';
@@ -15,6 +16,18 @@ test('a bad config option is a ConfigError naming the key, like resolveConfig', 
   t.is(error.message, 'config createAgent options: maxCycles: Too small: expected number to be >=0 (got -1)');
   t.throws(create({ config: { maxCylces: 5 } }), { instanceOf: ConfigError, message: /^config createAgent options: maxCylces: / });
   t.throws(create({ config: 7 }), { instanceOf: ConfigError, message: /^config createAgent options: \(root\): / });
+});
+
+test('with a mind of the caller\u2019s, a config setting of the mind\u2019s that differs from the mind\u2019s own is refused, naming it: it would be silently ignored', (t) => {
+  const mind = () => new Mind({ config: MindConfig.parse({ stallThreshold: 50 }) });
+  t.throws(create({ mind: mind(), config: { maxCycles: 3, maxBacktrackAttempts: 0 } }), {
+    instanceOf: TypeError,
+    message: "config.maxBacktrackAttempts: 0 is not the given mind's (3): a mind keeps the config it was made with; pass it to new Mind({ config })",
+  });
+  t.throws(create({ mind: mind(), config: { tools: { shellExec: true } } }), { instanceOf: TypeError, message: /^config\.tools: \{"shellExec":true,/ });
+  const agent = createAgent({ mind: mind(), config: { maxCycles: 3, stallThreshold: 50, heartbeatMs: 0 } });
+  t.is(agent.mind.config.stallThreshold, 50, 'the same value, and the agent\u2019s own settings, are taken');
+  t.is(agent.config.maxCycles, 3);
 });
 
 test('createTestAgent refuses a config that is no object as createAgent does, instead of spreading it into no config', (t) => {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { existsSync, mkdirSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MindConfig } from '../mind/config.js';
 import { Mind } from '../mind/mind.js';
 import { policySkill } from '../mind/policySkill.js';
 import { Psyche } from '../mind/psyche.js';
@@ -108,8 +109,8 @@ test('psyche weights move with the tools\' success rates on reflection, clamped,
 test('on reflection in a running agent, the archetype of a succeeding tool gains and that of a failing tool loses weight', async (t) => {
   const good = probe('kg_query', 0.7, {}, { ok: true });
   const bad = probe('user_interact', 0.7, {}, { ok: false, keywords: ['ask', 'user'] });
-  const mind = new Mind({ tools: [good.tool, bad.tool] });
-  const events = await run({ mind, config: { maxCycles: 5, stallThreshold: 50, reflection: { interval: 5, minCyclesWorked: 0 } } });
+  const mind = new Mind({ tools: [good.tool, bad.tool], config: MindConfig.parse({ stallThreshold: 50 }) });
+  const events = await run({ mind, config: { maxCycles: 5, reflection: { interval: 5, minCyclesWorked: 0 } } });
   const [reflection] = ofKind(events, 'reflection');
   t.truthy(reflection, 'reflection fired after 5 cycles');
   const weight = (name: string) => reflection!.psyche!.weights.find((w) => w.name === name)!;
@@ -167,7 +168,7 @@ test('a skill that throws "CRITICAL BRAIN FAILURE" is reported in an error event
     trigger: () => true,
     verify: (action) => ({ verdict: 'replace', input: { ...(action.input as object), limit: 5 }, reason: 'keep queries small' }),
   };
-  const events = await run({ mind: new Mind({ tools: [tool.tool] }), skills: [evil, replacer], config: { maxCycles: 2, stallThreshold: 50 } });
+  const events = await run({ mind: new Mind({ tools: [tool.tool], config: MindConfig.parse({ stallThreshold: 50 }) }), skills: [evil, replacer], config: { maxCycles: 2 } });
   const errors = ofKind(events, 'error');
   t.is(errors.length, 2, 'one per cycle');
   t.regex(errors[0]!.message, /skill "evil-skill" failed in propose: CRITICAL BRAIN FAILURE/);

@@ -9,6 +9,7 @@ import { Mind } from '../mind/mind.js';
 import type { Tool } from '../mind/tool.js';
 import { builtinTools } from '../mind/tools/index.js';
 import type { EffectRow, SignalRow } from '../sinks/storeSchema.js';
+import { MindConfig } from '../mind/config.js';
 import { AgentConfig } from '../streams/config.js';
 import { createAgent } from '../streams/createAgent.js';
 import type { AgentEvent } from '../streams/events.js';
@@ -151,16 +152,17 @@ test('a pass begun behind another that completed at once keeps the time it began
   // The first and third runs read for 3 ms of virtual time, the second does not.
   reader.execute = (_input, ctx) =>
     calls++ === 1 ? { ok: true, summary: 'at once' } : ctx.effect('read slowly', () => new Promise<string>((resolve) => scheduler.schedule(() => resolve(`page ${calls}`), 3))).then((text) => ({ ok: true, summary: `read ${text}` }));
-  const mind = new Mind({ tools: builtinTools() });
+  const mind = new Mind({ tools: builtinTools(), config: MindConfig.parse({ stallThreshold: 1_000_000 }) });
   mind.addGoal({ description: 'read slowly', criteria: 'zzqx', priority: 200 });
-  const agent = createAgent({ mind, tools: [reader], scheduler, config: { seed: 1, heartbeatMs: 0, stallThreshold: 1_000_000 } });
+  const agent = createAgent({ mind, tools: [reader], scheduler, config: { seed: 1, heartbeatMs: 0 } });
   const tick: Signal = { type: 'tick', depth: 0, meta: { source: 'test' } };
   const events: AgentEvent[] = [];
   // Three ticks at once: the second and third wait for the first pass, whose read settles at 1003.
   const events$ = agent.run({ signals: [of(tick, tick, tick)], drive: false });
   events$.subscribe((event) => events.push(event));
   events$.connect();
-  await flushSettled(scheduler);
+  // The effects' "I/O" waits on the virtual clock itself: nothing real to wait for between steps.
+  await flushSettled(scheduler, { realWorkMs: 0 });
   t.deepEqual(
     events.filter((event) => event.kind === 'action').map((action) => [action.summary, action.at]),
     [
