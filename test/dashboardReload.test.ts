@@ -102,7 +102,7 @@ test('in Chromium: a goal\'s active plan made before the agent restarted from it
   // The next run resumes that state, paused: its own events (and so the replay) hold no plan event.
   const server = await WsServer.listen({ port: 0, token: TOKEN });
   t.teardown(() => server.close());
-  const agent = createAgent({ session: 'dash-plan-before', mind: Mind.fromJSON(saved), config: { heartbeatMs: 0, stallThreshold: 1_000_000 } });
+  const agent = createAgent({ session: 'dash-plan-before', mind: Mind.fromJSON(saved, { config: first.mind.config }), config: { heartbeatMs: 0 } });
   t.teardown(() => void agent.stop());
   const events$ = agent.run({ live: [fromWebSocket(server, { commands: agent.runtime.commands })], keepAlive: true });
   events$.subscribe(toWebSocket(server, { snapshot: () => agentSnapshot(agent.mind, agent.session) }));
