@@ -8,6 +8,7 @@
  * config file).
  */
 import { z } from 'zod';
+import { settingHint } from './settingName.js';
 
 /**
  * The largest `windowSize`: the detector keeps a ring of that many actions per
@@ -89,7 +90,7 @@ export function resolveLoopConfig(input: unknown = {}): { config: LoopConfig; wa
     // Its own keys only: `__proto__`, `toString`, … are no settings either.
     const field = Object.hasOwn(fields, key) ? (fields as Record<string, z.ZodType>)[key] : undefined;
     if (!field) {
-      warnings.push({ key, message: `loopDetection.${key} is not a setting; ignored` });
+      warnings.push({ key, message: `loopDetection.${key} is not a setting; ignored${settingHint(key, Object.keys(fields))}` });
       continue;
     }
     if (value === undefined) continue;

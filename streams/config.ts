@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { MindConfig, periodMs } from '../mind/config.js';
 import { describeValue, showValue } from '../mind/describeValue.js';
+import { settingHint } from '../mind/settingName.js';
 import { isObject } from './isObject.js';
 
 export { MAX_TIMER_MS } from '../mind/config.js';
@@ -100,8 +101,21 @@ function validate(layer: ConfigLayer): AgentConfig {
   const keys = issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key].join('.')) : [issue.path.join('.') || '(root)'];
   const variables = keys.flatMap((key) => layer.variables?.get(key) ?? []);
   const value = issue.code === 'unrecognized_keys' ? undefined : valueAt(layer.values, issue.path);
-  const reason = value === undefined ? issue.message : `${issue.message} (got ${showValue(value)})`;
+  const hint = issue.code === 'unrecognized_keys' ? settingHint(issue.keys[0]!, settingsAt(issue.path)) : '';
+  const reason = value === undefined ? `${issue.message}${hint}` : `${issue.message} (got ${showValue(value)})`;
   throw new ConfigError(keys.join(', '), reason, layer.origin, variables.length ? variables.join(', ') : undefined);
+}
+
+/** The settings of the config section at `path` (top level: `[]`), for a misspelt key's hint. */
+function settingsAt(path: readonly PropertyKey[]): string[] {
+  let schema: z.ZodType = AgentConfig;
+  for (const key of path) {
+    while (schema instanceof z.ZodDefault) schema = schema.unwrap() as z.ZodType;
+    if (!(schema instanceof z.ZodObject)) return [];
+    schema = (schema.shape as Record<string, z.ZodType>)[String(key)] ?? z.never();
+  }
+  while (schema instanceof z.ZodDefault) schema = schema.unwrap() as z.ZodType;
+  return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
 }
 
 /** The value a layer gives at a key path, if any. */

@@ -56,3 +56,11 @@ test('resolveConfig given no list of layers, or a layer that is none, is a TypeE
   t.throws(() => resolveConfig([{ origin: 'a', values: {} }, null as never]), { instanceOf: TypeError, message: 'resolveConfig layers[1]: expected { origin, values: { …config } }, got null' });
   t.is(resolveConfig([{ origin: 'a', values: { maxCycles: 7 } }]).maxCycles, 7);
 });
+
+test('a key spelt as the seeds spell settings (snake_case) is named with the setting it spells, at the top and in a section', (t) => {
+  const refusal = (values: Record<string, unknown>) => t.throws(() => resolveConfig([{ origin: 'file', values }]), { instanceOf: ConfigError })?.message;
+  t.is(refusal({ max_backtrack_attempts: 5 }), 'config file: max_backtrack_attempts: Unrecognized key: "max_backtrack_attempts" (settings are spelt in camelCase: maxBacktrackAttempts)');
+  t.is(refusal({ tools: { shell_exec: true } }), 'config file: tools.shell_exec: Unrecognized key: "shell_exec" (settings are spelt in camelCase: shellExec)');
+  t.is(refusal({ reflection: { min_cycles_worked: 2 } }), 'config file: reflection.min_cycles_worked: Unrecognized key: "min_cycles_worked" (settings are spelt in camelCase: minCyclesWorked)');
+  t.is(refusal({ frobnicate: 1 }), 'config file: frobnicate: Unrecognized key: "frobnicate"', 'no hint when the key spells no setting');
+});

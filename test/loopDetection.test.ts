@@ -163,7 +163,12 @@ test('resolveLoopConfig: valid values are taken, missing ones default, silently'
 });
 
 test('resolveLoopConfig: an unknown key and a non-object section are warnings, not errors', (t) => {
-  t.deepEqual(resolveLoopConfig({ windowsize: 8 }).warnings, [{ key: 'windowsize', message: 'loopDetection.windowsize is not a setting; ignored' }]);
+  t.deepEqual(resolveLoopConfig({ windowsize: 8 }).warnings, [{ key: 'windowsize', message: 'loopDetection.windowsize is not a setting; ignored (settings are spelt in camelCase: windowSize)' }]);
+  t.deepEqual(resolveLoopConfig({ window_size: 8, max_consecutive_actions: 2 }).warnings.map((w) => w.message), [
+    'loopDetection.window_size is not a setting; ignored (settings are spelt in camelCase: windowSize)',
+    'loopDetection.max_consecutive_actions is not a setting; ignored (settings are spelt in camelCase: maxConsecutiveActions)',
+  ], 'seed 003 spells them in snake_case');
+  t.deepEqual(resolveLoopConfig({ frobnicate: 1 }).warnings.map((w) => w.message), ['loopDetection.frobnicate is not a setting; ignored']);
   const { config, warnings } = resolveLoopConfig(5);
   t.deepEqual(config, defaultLoopConfig());
   t.regex(warnings[0]!.message, /must be an object, got 5; using the defaults/);
