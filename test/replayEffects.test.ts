@@ -144,6 +144,15 @@ test('a recording with no effect stored for a write (older than effects, or cut 
   t.false(existsSync(join(dir, 'moons.txt')));
 });
 
+test('a recording with no effect stored for a read (older than effects, or cut by a crash) reads the file again, at the virtual time the run read it: it replays identically while the file reads the same', async (t) => {
+  const dir = tempDir(t);
+  const db = join(dir, 'a.db');
+  writeFileSync(join(dir, 'notes.txt'), 'Mars has two moons, Phobos and Deimos.\n');
+  await recordSession(db, 'rec', configFor(dir), [goalStimulus('Read the file notes.txt', { criteria: 'zzqx' })]);
+  await withStore(db, (store) => store.run('DELETE FROM effects'));
+  for (let replay = 0; replay < 5; replay++) t.like(await withStore(db, (store) => replaySession(store, 'rec')), { identical: true }, `replay ${replay}`);
+});
+
 test('a pass begun behind another that completed at once keeps the time it began, also when its tool awaits an effect that settles later', async (t) => {
   const scheduler = new VirtualTimeScheduler();
   scheduler.frame = 1000;
