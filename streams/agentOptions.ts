@@ -35,6 +35,9 @@ import type { Signal, Stimulus } from './signals.js';
  */
 export type Entering = ({ signal: Signal } | { rejected: Draft<'rejected'> }) & { pastMaxCycles?: true };
 
+/** An `onEnter` hook: called with what enters a pass; may return the item it marked (see `AgentOptions.onEnter`). */
+export type EnterHook = (entering: Entering) => Entering | void;
+
 /** The default stages, for building a custom cycle. */
 export interface Stages {
   observe: OperatorFunction<Cycle, Cycle>;
@@ -118,9 +121,13 @@ export interface AgentOptions {
    * marked item, which is then what takes the pass, so the run and its replay
    * report the same. A hook that throws is reported as a critical `error`
    * event on that pass (`onEnter failed: …; the pass went on`); the stream
-   * never errors.
+   * never errors. A list of hooks is called in order, each with what the
+   * ones before it let take the pass (a marked item, or the item as it
+   * entered); one that throws is reported (`onEnter[1] failed: …`) and the
+   * next ones are still called (Persistence.agentOptions puts its recorder
+   * last, so it records what took the pass).
    */
-  onEnter?: (entering: Entering) => Entering | void;
+  onEnter?: EnterHook | readonly EnterHook[];
 }
 
 /**
@@ -234,7 +241,12 @@ export function checkScalarOptions(options: AgentOptions): void {
   check('cycle', cycle, typeof cycle === 'function', 'a function (stages, runtime) => operator');
   check('firstSeq', firstSeq, Number.isSafeInteger(firstSeq) && (firstSeq as number) >= 0, 'a whole number ≥ 0');
   check('replaying', replaying, typeof replaying === 'boolean', 'true or false');
-  check('onEnter', onEnter, typeof onEnter === 'function', 'a function');
+  check('onEnter', onEnter, typeof onEnter === 'function' || Array.isArray(onEnter), 'a function or an array of functions');
+  if (Array.isArray(onEnter)) {
+    onEnter.forEach((hook: unknown, i) => {
+      if (typeof hook !== 'function') throw new TypeError(`onEnter[${i}] must be a function (got ${describeValue(hook)})`);
+    });
+  }
   const log = effects as { record?: unknown; recorded?: unknown } | null;
   const optionalFunction = (value: unknown) => value === undefined || typeof value === 'function';
   check('effects', effects, typeof log === 'object' && log !== null && optionalFunction(log.record) && optionalFunction(log.recorded), 'an object with optional record and recorded functions');

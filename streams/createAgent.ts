@@ -91,7 +91,7 @@ import { createRuntime } from './runtime.js';
 import { CYCLE_SIGNAL_TYPES, type Signal, type Stimulus } from './signals.js';
 
 export type { Agent } from './agent.js';
-export type { AgentOptions, AgentSources, Entering, Stages } from './agentOptions.js';
+export type { AgentOptions, AgentSources, EnterHook, Entering, Stages } from './agentOptions.js';
 
 /** The watchers every agent runs before its own. */
 const DEFAULT_WATCHERS: readonly Watcher[] = [followPlans, reflect, interveneOnLoops];

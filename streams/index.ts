@@ -18,7 +18,7 @@ export {
   type ConfigLayer,
 } from './config.js';
 export { configFromSeedEnvironment, SEED_VARIABLES } from './seedEnvironment.js';
-export { createAgent, type Agent, type AgentOptions, type Entering, type AgentSources, type Stages } from './createAgent.js';
+export { createAgent, type Agent, type AgentOptions, type EnterHook, type Entering, type AgentSources, type Stages } from './createAgent.js';
 export { beginCycle, record, vetoCycle, type Cycle, type Watcher } from './cycle.js';
 export { CycleDriver, type DriverOptions } from './driver.js';
 export { EVENT_KINDS, EventEnvelope, type AgentEvent, type Draft, type EventBody, type EventHeader, type EventKind, type EventOf } from './events.js';

@@ -30,7 +30,7 @@ import type { Observable } from 'rxjs';
 import { describeValue } from '../mind/describeValue.js';
 import type { MindState } from '../mind/mind.js';
 import { AgentConfig } from './config.js';
-import type { Agent, AgentOptions, Entering } from './createAgent.js';
+import type { Agent, AgentOptions, EnterHook, Entering } from './createAgent.js';
 import type { AgentEvent } from './events.js';
 import { replayOn } from './replay.js';
 import { saveCommand } from './saveCommand.js';
@@ -149,13 +149,35 @@ export class Persistence {
     }
   }
 
-  /** The agent's options with the session's added: the first seq, the `save` command and the recorders of signals and tools' effects. */
-  agentOptions<O extends AgentOptions>(base?: O): O & Pick<AgentOptions, 'firstSeq' | 'commands' | 'onEnter' | 'effects'> {
+  /**
+   * The agent's options with the session's added: the first seq, the `save`
+   * command and the recorders of signals and tools' effects. `base`'s
+   * `commands` come before `save`; its `onEnter` hook (or hooks) is called
+   * first and the recorder last, so what a hook of yours marks is what is
+   * recorded, and a hook that throws is reported on its pass
+   * (`onEnter[0] failed: …`) while the signal is still recorded. Throws a
+   * TypeError for what cannot be combined with the store's own: an
+   * `effects` log (the store records the effects; a second recorder that
+   * threw would fail an effect the store had recorded as settled, and a
+   * recording to answer from is a replay's, not a run's) or a `firstSeq`
+   * other than the store's next (its events would collide with, or leave a
+   * gap after, those it holds).
+   */
+  agentOptions<O extends AgentOptions>(base?: O): Omit<O, 'firstSeq' | 'commands' | 'onEnter' | 'effects'> & Required<Pick<AgentOptions, 'firstSeq' | 'commands' | 'onEnter' | 'effects'>> {
+    if (base?.effects !== undefined) {
+      throw new TypeError(
+        `Persistence.agentOptions effects: the store records the tools' effects itself (its effects table), so it takes no effects log of yours (got ${describeValue(base.effects)}): read them from the store, or run createAgent without Persistence`,
+      );
+    }
+    if (base?.firstSeq !== undefined && base.firstSeq !== this.firstSeq) {
+      throw new TypeError(`Persistence.agentOptions firstSeq: the store numbers this session's events from its next free seq, ${this.firstSeq} (got ${describeValue(base.firstSeq)}): leave firstSeq out`);
+    }
+    const hooks = base?.onEnter === undefined ? [] : Array.isArray(base.onEnter) ? [...(base.onEnter as readonly EnterHook[])] : [base.onEnter as EnterHook];
     return {
       ...(base as O),
       firstSeq: this.firstSeq,
       commands: [...(base?.commands ?? []), saveCommand],
-      onEnter: (entering: Entering) => this.onEnter(entering),
+      onEnter: [...hooks, (entering: Entering) => this.onEnter(entering)],
       effects: { record: (effect) => this.sink.insert('effects', effectRow(this.nextEffect++, this.bound().session, effect)) },
     };
   }

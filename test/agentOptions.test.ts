@@ -139,7 +139,8 @@ test('the other options are checked for their kind, naming the option, before an
   t.throws(create({ cycle: () => 5 }), { message: 'cycle must return an operator function (it returned 5)' });
   for (const firstSeq of [-5, 1.5, NaN, '1']) t.throws(create({ firstSeq }), { message: /^firstSeq must be a whole number ≥ 0 \(got / });
   t.throws(create({ replaying: 'yes' }), { message: 'replaying must be true or false (got "yes")' });
-  t.throws(create({ onEnter: 5 }), { message: 'onEnter must be a function (got 5)' });
+  t.throws(create({ onEnter: 5 }), { message: 'onEnter must be a function or an array of functions (got 5)' });
+  t.throws(create({ onEnter: [() => undefined, undefined] }), { message: 'onEnter[1] must be a function (got undefined)' });
   t.throws(create({ effects: { record: 'stdout' } }), { message: 'effects must be an object with optional record and recorded functions (got an object)' });
   t.throws(create({ effects: null }), { message: 'effects must be an object with optional record and recorded functions (got null)' });
   t.notThrows(create({ scheduler: new VirtualTimeScheduler(), session: 's', mind: new Mind(), cycle: () => (c: unknown) => c, firstSeq: 7, replaying: false, onEnter: () => undefined }));
@@ -211,6 +212,26 @@ test('an onEnter hook that throws is a critical error event on the pass; the pas
   t.like(events.find((e) => e.kind === 'error'), { severity: 'critical', message: 'onEnter failed: disk full; the pass went on', rolledBack: false });
   t.like(events.find((e) => e.kind === 'fact'), { subject: 'Mars', added: true });
   t.like(events.at(-1), { kind: 'session', state: 'stopped' });
+});
+
+test('a list of onEnter hooks is called in order, each with what the ones before let take the pass; one that throws is named by its index and the next is still called', (t) => {
+  const scheduler = new VirtualTimeScheduler();
+  const seen: (string | undefined)[] = [];
+  const agent = createTestAgent(scheduler, {
+    config: { maxCycles: 1 },
+    onEnter: [
+      (entering) => ('signal' in entering ? { signal: { ...entering.signal, meta: { ...entering.signal.meta, correlationId: 'first' } } } : undefined),
+      () => {
+        throw new Error('disk full');
+      },
+      (entering) => void seen.push('signal' in entering ? entering.signal.meta.correlationId : undefined),
+    ],
+  });
+  const { events, failures } = injectMarsFact(agent, scheduler);
+  t.deepEqual(failures, []);
+  t.deepEqual(seen, ['first'], "the last hook saw the first one's mark");
+  t.like(events.find((e) => e.kind === 'error'), { severity: 'critical', message: 'onEnter[1] failed: disk full; the pass went on' });
+  t.like(events.find((e) => e.kind === 'fact'), { subject: 'Mars', added: true });
 });
 
 test('an onEnter hook that returns a marked signal that is none is a critical error event naming it; the signal as it entered takes the pass, and the stream never errors', (t) => {
