@@ -19,6 +19,8 @@ import { existsSync } from 'node:fs';
 import sqlite3 from 'sqlite3';
 import { pagedRead } from './pagedRead.js';
 import { readOnlyRoute, unwritableFileRoute } from './readOnlyRoute.js';
+import { rowName } from './rowCheck.js';
+import { insertIsolating, runIsolating, statementName, type Refusal } from './rowIsolation.js';
 import { StoreError, translate } from './storeError.js';
 import { checkStoreOptions, type StoreOptions } from './storeOptions.js';
 import { freeBytes, storeFileProblem, unwritableStoreProblem } from './storeFile.js';
@@ -174,22 +176,30 @@ export class SqliteStore {
     return new WriteBatch(this.batchSize);
   }
 
-  /** Writes the batch in one transaction: each table's rows (in {@link INSERT_ORDER}, then the snapshots), the exact fractional times, then its statements in order. */
-  async write(batch: WriteBatch): Promise<void> {
+  /**
+   * Writes the batch in one transaction: each table's rows (in {@link INSERT_ORDER}, then the snapshots), the exact fractional
+   * times, then its statements in order. A row or statement SQLite refuses for what it is (a key already stored, an SQL
+   * error) is left out and the rest written (sinks/rowIsolation.ts): resolves with an error for each left out, naming it.
+   * Any other failure (busy, full, read-only, I/O) rolls the whole transaction back and rejects.
+   */
+  async write(batch: WriteBatch): Promise<StoreError[]> {
     // Chosen before anything is written: those left out are let go even when the write fails before it reaches them.
     const snapshots = batch.snapshotRows();
+    const refused: Refusal[] = [];
     await this.run('BEGIN IMMEDIATE');
     try {
       for (const table of INSERT_ORDER) {
-        for (const chunk of batch.chunks(table)) await this.insertRows(table, chunk);
+        for (const chunk of batch.chunks(table)) await insertIsolating(table, chunk, (rows) => this.insertRows(table, rows), this.file, refused);
       }
-      for (const values of snapshots) await this.run(INSERT_SNAPSHOT_SQL, values);
-      for (const { sql, params } of [...batch.exactTimes(), ...batch.statements]) await this.run(sql, params);
+      for (const values of snapshots) await runIsolating(() => this.run(INSERT_SNAPSHOT_SQL, values), rowName('snapshots', 'id', values[0]), false, this.file, refused);
+      for (const { sql, params } of batch.exactTimes(refused)) await this.run(sql, params);
+      for (const { sql, params } of batch.statements) await runIsolating(() => this.run(sql, params), statementName(sql), true, this.file, refused);
       await this.run('COMMIT');
     } catch (error) {
       await this.run('ROLLBACK').catch(() => undefined);
       throw error;
     }
+    return refused.map(({ error }) => error);
   }
 
   /** Runs a table's INSERT over a chunk of rows; a statement that failed (to prepare or to run) is prepared afresh next time. */

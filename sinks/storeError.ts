@@ -11,6 +11,8 @@ export class StoreError extends Error {
   constructor(
     message: string,
     readonly code: string,
+    /** SQLite's own words, for an error the driver reported (`UNIQUE constraint failed: signals.id`). */
+    readonly detail?: string,
   ) {
     super(message);
   }
@@ -38,5 +40,5 @@ export function translate(error: Error, file: string, doing: string): StoreError
     SQLITE_CORRUPT: `${where} is corrupt (${detail}): restore it from a backup or pass another --db`,
     SQLITE_IOERR: `${where}: I/O error (${detail}): check the disk`,
   };
-  return new StoreError(`store: ${doing}: ${hint[code] ?? `${where}: ${detail}`}`, code);
+  return new StoreError(`store: ${doing}: ${hint[code] ?? `${where}: ${detail}`}`, code, detail);
 }

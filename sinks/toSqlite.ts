@@ -26,9 +26,19 @@
  * false. Memory is therefore bounded by the bounds plus what one burst of
  * cycles or one input chunk adds, never by the run's length.
  *
- * A write error is never a silent drop: the rows stay queued and are retried;
- * the error is written to stderr and passed to `onError` (the program injects
- * it into the agent as an `error` event) once per distinct failure.
+ * A row the store could never write is refused, not retried: as it is
+ * queued when that is cheap to see (a NaN or infinite number in a column, a
+ * value with no JSON form, nesting too deep for SQLite's JSON functions:
+ * sinks/rowCheck.ts; `insert` and `run` throw, naming the table, the row's
+ * key and the column; an event is reported as below), else as its batch is
+ * written (a key already stored, an SQL error in a statement), when it alone
+ * is left out and the rest of its batch written (sinks/rowIsolation.ts).
+ * Each is written to stderr and passed to `onError`, naming it and why.
+ *
+ * A write error of the store (busy, full, read-only, I/O) is never a silent
+ * drop: the rows stay queued and are retried; the error is written to stderr
+ * and passed to `onError` (the program injects it into the agent as an
+ * `error` event) once per distinct failure.
  * `flushed()` rejects with it when the rows still cannot be written. A retry
  * writes the whole backlog, as long as a write of it takes, so retries back
  * off: the first comes a flush window (`flushMs`) after the failure, and each
@@ -47,6 +57,7 @@
 import { asyncScheduler, Subject, type Observable, type Observer, type Subscription } from 'rxjs';
 import type { AgentEvent, EventOf } from '../streams/events.js';
 import { eventJson } from './eventJson.js';
+import { checkStatement } from './rowCheck.js';
 import { StoreError, translate } from './storeError.js';
 import type { SqliteStore } from './sqliteStore.js';
 import type { InsertRows, InsertTable, SqlStatement } from './writeBatch.js';
@@ -72,16 +83,19 @@ export interface SqliteSink extends Observer<AgentEvent> {
    * Queues a row (signals, snapshots, sessions) behind what is already queued;
    * it is serialised at once. `statements` are committed in the same
    * transaction, after its rows (a snapshot's query-table refresh and pruning).
+   * A row the store could never write as it is (see the module doc), or a bad
+   * statement, throws, naming it; nothing of it is queued.
    */
   insert<T extends InsertTable>(table: T, row: InsertRows[T], statements?: readonly SqlStatement[]): void;
-  /** Queues a statement, run after the rows of the transaction it lands in. */
+  /** Queues a statement, run after the rows of the transaction it lands in; one that is no SQL text with an array of parameters, or that begins or ends a transaction, throws. */
   run(sql: string, params: unknown[]): void;
   /** Rows queued or being written (a queued statement counts as one). */
   readonly pending: number;
   /**
    * Rows (and statements) committed since the sink was made. Writes commit in
    * the order they were queued, so a row is in the store once `committed`
-   * reaches `committed + pending` as read just after it was queued.
+   * reaches `committed + pending` as read just after it was queued (unless
+   * it was reported refused: those are counted as they are let go).
    */
   readonly committed: number;
   /** Emits true when the queue fills up (see the module doc) and false once it has drained below half. */
@@ -114,6 +128,11 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
   const maxRetryWindows = Math.max(1, Math.floor(MAX_RETRY_MS / Math.max(flushMs, 1)));
   const maxRetryS = Math.max(MAX_RETRY_MS, flushMs) / 1000;
 
+  /** A row or statement let go for good: said on stderr and to onError. */
+  const refused = (error: StoreError): void => {
+    log(error.message);
+    options.onError?.(error);
+  };
   const pending = (): number => queue.size + inFlight;
   const updateSaturation = (): void => {
     // Rows: those waiting (how far the store trails); bytes: all held (memory).
@@ -154,14 +173,15 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
     inFlight = batch.size;
     inFlightChars = batch.chars;
     writing = store.write(batch).then(
-      () => {
+      (leftOut) => {
         committed += batch.size;
         inFlight = 0;
         inFlightChars = 0;
         writing = undefined;
-        if (failure) log(`store: writing works again; ${batch.size} delayed row(s) written`);
+        if (failure) log(`store: writing works again; ${batch.size - leftOut.length} delayed row(s) written`);
         failure = undefined;
         retry = undefined;
+        for (const error of leftOut) refused(error);
         updateSaturation();
         if (queue.size >= batchSize) flush();
         else scheduleFlush();
@@ -190,7 +210,12 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
   }
 
   const onEvent = (event: AgentEvent): void => {
-    queue.insert('events', event, eventJson(event));
+    try {
+      queue.insert('events', event, eventJson(event));
+    } catch (error) {
+      // A header column that is NaN (a clock that gave NaN): refused, naming it, and the stream goes on.
+      return refused(new StoreError((error as Error).message, 'ROW_REFUSED'));
+    }
     if (event.kind === 'decision') decisions.set(event.goalId, event);
     else if (event.kind === 'action') {
       const decision = decisions.get(event.goalId);
@@ -220,11 +245,13 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
     },
     complete: flush,
     insert(table, row, statements = []) {
+      for (const statement of statements) checkStatement(statement);
       queue.insert(table, row);
       for (const statement of statements) queue.run(statement);
       queued();
     },
     run(sql, params) {
+      checkStatement({ sql, params });
       queue.run({ sql, params });
       queued();
     },

@@ -11,6 +11,8 @@
  * thread. A snapshot, a single row of the whole mind, is the exception: its
  * columns are bound as they are, its state as its JSON text.
  */
+import { checkNumbers, ROW_KEY, rowJson } from './rowCheck.js';
+import type { Refusal } from './rowIsolation.js';
 
 /** A row of each table as the store takes it: an object keyed by column; a JSON column (`config`, `body`, `state`) holds the value itself. */
 export interface InsertRows {
@@ -74,7 +76,7 @@ export interface SqlStatement {
 }
 
 /**
- * Each table's key and time column. SQLite's decimal-to-double conversion is
+ * Each table's time column. SQLite's decimal-to-double conversion is
  * not always correctly rounded (about 1 in 10 000 arbitrary doubles comes back
  * 1 ulp off), so the times that are not safe integers (a fractional clock) are
  * set again after the rows with their exact values bound, by one statement per
@@ -82,13 +84,24 @@ export interface SqlStatement {
  * case, are exact. Other REAL values (scores) are read from the JSON as SQLite
  * reads `body->>'score'`; the hundredths the scorer produces convert exactly.
  */
-const TIME_COLUMN: { readonly [T in ChunkTable]: readonly [key: string, time: string] } = {
-  sessions: ['id', 'started_at'],
-  signals: ['id', 'at'],
-  effects: ['id', 'at'],
-  events: ['seq', 'at'],
-  provenance: ['seq', 'at'],
+const TIME_COLUMN: { readonly [T in ChunkTable]: string } = {
+  sessions: 'started_at',
+  signals: 'at',
+  effects: 'at',
+  events: 'at',
+  provenance: 'at',
 };
+
+/** The `[key, time]` pairs but one for each refused row of the table (the one with its key and time). */
+function withoutRefused(times: readonly unknown[][], refused: readonly Refusal[], table: ChunkTable): unknown[][] {
+  const kept = [...times];
+  for (const { table: its, row } of refused) {
+    if (its !== table || !row) continue;
+    const at = kept.findIndex(([key, time]) => key === row[ROW_KEY[table]] && Object.is(time, row[TIME_COLUMN[table]]));
+    if (at >= 0) kept.splice(at, 1);
+  }
+  return kept;
+}
 
 /** Rows whose time one fix-up statement sets: two parameters each, within SQLite's 32 766. */
 const TIMES_PER_STATEMENT = 16_000;
@@ -178,37 +191,45 @@ export class WriteBatch {
     this.tables = { sessions: rows(), signals: rows(), effects: rows(), events: rows(), provenance: rows() };
   }
 
-  /** Adds a row, serialised now (or already, as `json`, but for a snapshot): later changes to the object are not written. */
+  /**
+   * Adds a row, serialised now (or already, as `json`, but for a snapshot):
+   * later changes to the object are not written. A row the store could never
+   * write as it is (see sinks/rowCheck.ts) throws, naming it, and is not added.
+   */
   insert<T extends InsertTable>(table: T, row: InsertRows[T], json?: string): void {
+    const text = json ?? rowJson(table, row);
+    checkNumbers(table, row);
     this.size++;
     if (table === 'snapshots') {
-      const { id, session, at, cycle, signal_id, reason, state } = row as InsertRows['snapshots'];
-      const text = JSON.stringify(state);
+      const { id, session, at, cycle, signal_id, reason } = row as InsertRows['snapshots'];
       this.snapshots.push({ session, values: [id, session, at, cycle, signal_id, reason, text], chars: text.length });
       // Bound as it is, its time is exact.
       this.chars += text.length;
       return;
     }
-    const text = json ?? JSON.stringify(row);
     this.tables[table as ChunkTable].add(text);
     this.chars += text.length;
-    const [key, time] = TIME_COLUMN[table as ChunkTable];
     const fields = row as unknown as Record<string, unknown>;
-    if (Number.isSafeInteger(fields[time])) return;
+    const time = fields[TIME_COLUMN[table as ChunkTable]];
+    if (Number.isSafeInteger(time)) return;
     let times = this.fractionalTimes.get(table);
     if (!times) this.fractionalTimes.set(table, (times = []));
-    times.push([fields[key], fields[time]]);
+    times.push([fields[ROW_KEY[table]], time]);
   }
 
   /**
    * The statements that set the rows' fractional times exactly, run after the
    * rows and before {@link statements}: one per table (per 16 000 rows), the
-   * times bound as doubles, however many rows have one.
+   * times bound as doubles, however many rows have one. The rows `refused`
+   * (left out: sinks/rowIsolation.ts) are skipped, so that one refused for a
+   * key already stored does not set that row's time.
    */
-  exactTimes(): SqlStatement[] {
+  exactTimes(refused: readonly Refusal[] = []): SqlStatement[] {
     const statements: SqlStatement[] = [];
-    for (const [table, times] of this.fractionalTimes) {
-      const [key, time] = TIME_COLUMN[table];
+    for (const [table, all] of this.fractionalTimes) {
+      const key = ROW_KEY[table];
+      const time = TIME_COLUMN[table];
+      const times = refused.length === 0 ? all : withoutRefused(all, refused, table);
       for (let from = 0; from < times.length; from += TIMES_PER_STATEMENT) {
         const some = times.slice(from, from + TIMES_PER_STATEMENT);
         statements.push({

@@ -86,7 +86,7 @@ async function backlogBehindFullDisk(t: ExecutionContext, churn: boolean): Promi
   });
   // The sink's flush windows on virtual time, stepped one at a time; each write the store starts is awaited (real I/O).
   const scheduler = new VirtualTimeScheduler();
-  const attempts: Promise<void>[] = [];
+  const attempts: Promise<unknown>[] = [];
   const write = store.write.bind(store);
   store.write = (batch) => {
     const attempt = write(batch);

@@ -1,0 +1,109 @@
+/**
+ * rowCheck: what a row must be for the store to write it, checked as it is
+ * queued, before it is counted, so that one bad row is refused at once,
+ * naming its table, its key and the column, instead of failing the
+ * transaction it lands in. Only what is cheap to see is checked here: a
+ * number that is NaN or infinite in a column (JSON writes it as null,
+ * which SQLite then refuses as a NOT NULL constraint, naming no value), a
+ * value with no JSON form (a BigInt, a cycle), and a row nested deeper than
+ * SQLite's JSON functions read. What only SQLite can tell (a key already
+ * stored, an SQL error) is isolated when the batch is written
+ * (sinks/rowIsolation.ts).
+ */
+import { describeValue } from '../mind/describeValue.js';
+import { MAX_JSON_NESTING, nestsDeeperThan } from './jsonStructure.js';
+import type { InsertRows, InsertTable, SqlStatement } from './writeBatch.js';
+
+/** Each table's key column: what a refused row is named by. */
+export const ROW_KEY: { readonly [T in InsertTable]: string } = {
+  sessions: 'id',
+  signals: 'id',
+  effects: 'id',
+  events: 'seq',
+  snapshots: 'id',
+  provenance: 'seq',
+};
+
+/** Each table's numeric columns that take no null. */
+const NUMBER_COLUMNS: { readonly [T in InsertTable]: readonly string[] } = {
+  sessions: ['started_at', 'first_seq', 'start_cycle'],
+  signals: ['id', 'at'],
+  effects: ['id', 'cycle', 'n', 'at'],
+  events: ['seq', 'cycle', 'at'],
+  snapshots: ['id', 'at', 'cycle', 'signal_id'],
+  provenance: ['seq', 'cycle', 'at'],
+};
+
+/** `the signals row with id 2`: how messages name a row. */
+export function rowName(table: string, key: string, value: unknown): string {
+  return `the ${table} row with ${key} ${describeValue(value)}`;
+}
+
+/** Throws a RangeError naming the first numeric column of the row that holds NaN or an infinity. */
+export function checkNumbers(table: InsertTable, row: object): void {
+  const fields = row as Record<string, unknown>;
+  for (const column of NUMBER_COLUMNS[table]) {
+    const value = fields[column];
+    if (typeof value === 'number' && !Number.isFinite(value)) {
+      throw new RangeError(`toSqlite: ${rowName(table, ROW_KEY[table], fields[ROW_KEY[table]])} is refused: ${column} is ${value}, not a finite number (JSON would write null)`);
+    }
+  }
+}
+
+/**
+ * The JSON text the row is written as (a snapshot's: its state's, bound as
+ * it is). Throws a TypeError for a table that takes no rows, a row that is
+ * no object or a column that has no JSON form, and a RangeError naming the
+ * column nested too deep for SQLite's JSON functions.
+ */
+export function rowJson(table: InsertTable, row: object): string {
+  if (!Object.hasOwn(ROW_KEY, table)) throw new TypeError(`toSqlite: no table ${describeValue(table)} takes rows (the tables are ${Object.keys(ROW_KEY).join(', ')})`);
+  if (row === null || typeof row !== 'object' || Array.isArray(row)) throw new TypeError(`toSqlite: a ${table} row must be an object keyed by column (got ${describeValue(row)})`);
+  const value = table === 'snapshots' ? (row as InsertRows['snapshots']).state : row;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (error) {
+    // The first line only: V8 explains a circular structure over several.
+    throw new TypeError(`toSqlite: ${describeRow(table, row)} is refused: ${culprit(table, row)} has no JSON form (${String((error as Error).message).split('\n')[0]})`, { cause: error });
+  }
+  // A snapshot's state that is undefined, a function or a symbol.
+  if (text === undefined) throw new TypeError(`toSqlite: ${describeRow(table, row)} is refused: state has no JSON form (${describeValue(value)})`);
+  // A snapshot's state is bound as text, not read through JSON functions as it is inserted: not scanned (a whole mind) at each save.
+  if (table !== 'snapshots' && nestsDeeperThan(text, MAX_JSON_NESTING)) {
+    const deep = Object.keys(row).find((column) => nestsDeeperThan(JSON.stringify((row as Record<string, unknown>)[column]) ?? '', MAX_JSON_NESTING - 1));
+    throw new RangeError(
+      `toSqlite: ${describeRow(table, row)} is refused: it nests more than ${MAX_JSON_NESTING} levels deep (objects and arrays within one another${deep === undefined ? '' : `, in its ${deep}`}), more than SQLite's JSON functions read`,
+    );
+  }
+  return text;
+}
+
+/** Throws a TypeError when a statement is no SQL text with an array of parameters, or would end the transaction it is run in. */
+export function checkStatement(statement: SqlStatement): void {
+  const { sql, params } = (statement ?? {}) as { sql?: unknown; params?: unknown };
+  if (typeof sql !== 'string') throw new TypeError(`toSqlite: a statement's sql must be a string (got ${describeValue(sql)})`);
+  if (!Array.isArray(params)) throw new TypeError(`toSqlite: the parameters of ${JSON.stringify(sql)} must be an array (got ${describeValue(params)})`);
+  // The sink writes each batch in its own transaction: one ended or begun inside it would break the order of what is committed.
+  if (/^\s*(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE)\b/i.test(sql)) {
+    throw new TypeError(`toSqlite: ${JSON.stringify(sql)} is refused: the sink runs each statement inside the transaction of its batch, which it begins and commits itself`);
+  }
+}
+
+function describeRow(table: InsertTable, row: object): string {
+  return rowName(table, ROW_KEY[table], (row as Record<string, unknown>)[ROW_KEY[table]]);
+}
+
+/** The first column (or a snapshot's `state`) JSON cannot write, or `a column` when none alone fails (a getter that throws once). */
+function culprit(table: InsertTable, row: object): string {
+  if (table === 'snapshots') return 'state';
+  const fails = (value: unknown): boolean => {
+    try {
+      JSON.stringify(value);
+      return false;
+    } catch {
+      return true;
+    }
+  };
+  return Object.keys(row).find((column) => fails((row as Record<string, unknown>)[column])) ?? 'a column';
+}
