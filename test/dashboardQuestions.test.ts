@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { toWebSocket } from '../sinks/toWebSocket.js';
 import { WsServer } from '../sinks/wsServer.js';
 import { fromWebSocket } from '../sources/wsInput.js';
@@ -11,25 +11,34 @@ import type { Stimulus } from '../streams/signals.js';
 import { asyncScheduler, Subject, type SchedulerLike } from 'rxjs';
 import { launch, pageOnQuietServer, toastText, TOKEN } from './helpers/dashboardPage.js';
 
-test('in Chromium: a question the agent asks can be answered from the page; it then shows as answered and its goal completes', async (t) => {
+/**
+ * A live agent behind a dashboard page, asked from the page for a goal that
+ * makes it ask the user a question; resolves once the question's answer
+ * field shows. The agent runs on `scheduler` (real time by default).
+ */
+async function questionAsked(t: ExecutionContext, session: string, scheduler: SchedulerLike = asyncScheduler) {
   const server = await WsServer.listen({ port: 0, token: TOKEN });
   t.teardown(() => server.close());
-  const agent = createAgent({ session: 'dash-questions', config: { heartbeatMs: 0 } });
+  const agent = createAgent({ session, scheduler, config: { heartbeatMs: 0 } });
   t.teardown(() => void agent.stop());
   const events$ = agent.run({ live: [fromWebSocket(server, { commands: agent.runtime.commands })], keepAlive: true });
   const inputs: AgentEvent[] = [];
   events$.subscribe((event) => event.kind === 'input' && inputs.push(event));
-  events$.subscribe(toWebSocket(server, { snapshot: () => agentSnapshot(agent.mind, agent.session) }));
+  events$.subscribe(toWebSocket(server, { snapshot: () => agentSnapshot(agent.mind, agent.session, { now: scheduler.now() }) }));
   events$.connect();
   const page = await (await launch(t)).newPage();
   await page.goto(`${server.url}#token=${TOKEN}`);
   await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
-
   await page.fill('#goal-description', 'Ask the user a question about their favourite colour');
   await page.fill('#goal-criteria', 'favourite colour');
   await page.click('#goal-form button[type=submit]');
   const question = page.locator('#questions .question').first();
   await question.locator('.answer-form').waitFor({ timeout: 10_000 });
+  return { page, question, inputs };
+}
+
+test('in Chromium: a question the agent asks can be answered from the page; it then shows as answered and its goal completes', async (t) => {
+  const { page, question, inputs } = await questionAsked(t, 'dash-questions');
   t.is(await page.locator('#question-count').textContent(), '1 open');
   const questionId = await question.getAttribute('data-question-id');
 
@@ -178,21 +187,7 @@ test('in Chromium: an answer the agent reads after the question\'s deadline (its
   // The agent's clock, which the test moves ahead: the page knows it only from the events' time.
   let ahead = 0;
   const scheduler: SchedulerLike = { now: () => asyncScheduler.now() + ahead, schedule: asyncScheduler.schedule.bind(asyncScheduler) };
-  const server = await WsServer.listen({ port: 0, token: TOKEN });
-  t.teardown(() => server.close());
-  const agent = createAgent({ session: 'dash-question-late-agent', scheduler, config: { heartbeatMs: 0 } });
-  t.teardown(() => void agent.stop());
-  const events$ = agent.run({ live: [fromWebSocket(server, { commands: agent.runtime.commands })], keepAlive: true });
-  events$.subscribe(toWebSocket(server, { snapshot: () => agentSnapshot(agent.mind, agent.session, { now: scheduler.now() }) }));
-  events$.connect();
-  const page = await (await launch(t)).newPage();
-  await page.goto(`${server.url}#token=${TOKEN}`);
-  await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10_000 });
-  await page.fill('#goal-description', 'Ask the user a question about their favourite colour');
-  await page.fill('#goal-criteria', 'favourite colour');
-  await page.click('#goal-form button[type=submit]');
-  const question = page.locator('#questions .question[data-question-id=question-1]');
-  await question.locator('.answer-form').waitFor({ timeout: 10_000 });
+  const { page, question } = await questionAsked(t, 'dash-question-late-agent', scheduler);
 
   ahead = 61_000;
   await question.getByLabel(/^answer to: /).fill('My favourite colour is a deep blue.');
