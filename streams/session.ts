@@ -7,8 +7,8 @@
  *   the latest session is continued: its last snapshot is restored and, when
  *   it did not end cleanly (a crash; opening the store marked it `crashed`),
  *   the signals it recorded after that snapshot are re-applied on virtual
- *   time, so the state is what the store acknowledged. Its cycle count and the
- *   event `seq` continue.
+ *   time (streams/sessionRestore.ts), so the state is what the store
+ *   acknowledged. Its cycle count and the event `seq` continue.
  * - Recording: every signal as its pass begins (the replay log), every event,
  *   and a snapshot of the whole mind on the `save` command, every
  *   `autoSaveMs` on the heartbeat, and on exit (the session keeps its first
@@ -20,9 +20,8 @@
  */
 import { QueryTables } from '../sinks/queryTables.js';
 import { pruneSnapshots } from '../sinks/snapshotRetention.js';
-import { effectRow, recordedEffects } from '../sinks/effectRows.js';
+import { effectRow } from '../sinks/effectRows.js';
 import { SqliteStore, type StoreOptions } from '../sinks/sqliteStore.js';
-import type { SessionRow } from '../sinks/storeSchema.js';
 import { checkSqliteSinkOptions } from '../sinks/sqliteSinkOptions.js';
 import { StoreError } from '../sinks/storeError.js';
 import { toSqlite, type SqliteSink, type SqliteSinkOptions } from '../sinks/toSqlite.js';
@@ -32,11 +31,10 @@ import type { MindState } from '../mind/mind.js';
 import { AgentConfig } from './config.js';
 import type { Agent, AgentOptions, EnterHook, Entering } from './createAgent.js';
 import type { AgentEvent } from './events.js';
-import { replayOn } from './replay.js';
 import { saveCommand } from './saveCommand.js';
 import type { Signal } from './signals.js';
-import type { StartUp } from './startUp.js';
-import { storedConfig, storedMindState } from './storedState.js';
+import { restoreState, type RestoreContext } from './sessionRestore.js';
+import { storedConfig } from './storedState.js';
 
 export interface PersistenceOptions extends StoreOptions, Omit<SqliteSinkOptions, 'onError' | 'scheduler'> {
   /** The store file (`:memory:` allowed). */
@@ -45,7 +43,7 @@ export interface PersistenceOptions extends StoreOptions, Omit<SqliteSinkOptions
   fresh: boolean;
 }
 
-export interface PersistenceContext {
+export interface PersistenceContext extends RestoreContext {
   /** The new session's id. */
   session: string;
   config: AgentConfig;
@@ -56,16 +54,6 @@ export interface PersistenceContext {
    * config file, environment and flags over the resumed session's config.
    */
   resumeConfig?: (resumed: AgentConfig) => AgentConfig;
-  /** Tools, watchers and commands of the run, used to re-apply a crashed session's signals. */
-  agent?: Omit<AgentOptions, 'config' | 'session' | 'scheduler' | 'firstSeq' | 'onEnter'>;
-  /** Where progress lines go (stderr in the CLI). */
-  log: (line: string) => void;
-  /**
-   * Opening the store and restoring the session say what they are doing on it,
-   * and stop at their next step once it is interrupted: the store is closed and
-   * {@link Persistence.open} rejects with its StartInterrupted.
-   */
-  startUp?: StartUp;
 }
 
 /** What a resumed session continued from. */
@@ -335,34 +323,4 @@ export class Persistence {
     this.nextSnapshot++;
     this.lastSaveAt = now;
   }
-}
-
-/** The latest snapshot of a session (validated) plus, if it crashed, the signals it recorded after it, re-applied. */
-async function restoreState(store: SqliteStore, session: SessionRow, context: PersistenceContext): Promise<{ state: MindState; reapplied: number; savedPaused: boolean }> {
-  const snapshot = await store.snapshot(session.id, 'latest');
-  if (!snapshot) throw new StoreError(`store: session ${session.id} has no snapshot`, 'NO_SNAPSHOT');
-  const state = storedMindState(store.file, snapshot);
-  const savedPaused = state.paused;
-  const tail = await store.signalCount(session.id, snapshot.signal_id);
-  if (tail === 0) return { state, reapplied: 0, savedPaused };
-  const signals = `${tail} signal(s) recorded after its last snapshot (cycle ${snapshot.cycle})`;
-  context.startUp?.step(`re-applying the ${tail} signal(s) session ${session.id} recorded after its last snapshot`);
-  context.log(`session ${session.id}: re-applying ${signals}\u2026`);
-  const agent = await replayOn(
-    {
-      session: session.id,
-      config: storedConfig(store.file, session),
-      firstSeq: 0,
-      base: state,
-      startAt: snapshot.at,
-      signals: store.signalPages(session.id, snapshot.signal_id),
-      effects: recordedEffects(store, session.id),
-    },
-    { ...context.agent, commands: [...(context.agent?.commands ?? []), saveCommand] },
-    () => undefined,
-    // Between pages of signals: an interrupted start-up stops here.
-    async () => context.startUp?.check(),
-  );
-  context.log(`session ${session.id}: re-applied ${signals}`);
-  return { state: agent.mind.toJSON(), reapplied: tail, savedPaused };
 }
