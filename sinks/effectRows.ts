@@ -9,7 +9,7 @@ import type { SqliteStore } from './sqliteStore.js';
 import { StoreError } from './storeError.js';
 import type { EffectRow } from './storeSchema.js';
 import { tablesOf } from './storeVersion.js';
-import type { InsertRows } from './writeBatch.js';
+import type { InsertRows } from './storeRows.js';
 
 /** An effect as the `effects` table's row `id` (the order it settled in) of `session`. */
 export function effectRow(id: number, session: string, effect: RecordedEffect): InsertRows['effects'] {

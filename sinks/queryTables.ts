@@ -10,7 +10,7 @@
  * each table.
  */
 import { createHash } from 'node:crypto';
-import type { SqlStatement } from './writeBatch.js';
+import type { SqlStatement } from './storeRows.js';
 
 /** The parts of a mind state the query tables show. */
 export interface QueryableState {

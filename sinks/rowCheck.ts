@@ -12,7 +12,7 @@
  */
 import { describeValue } from '../mind/describeValue.js';
 import { MAX_JSON_NESTING, nestsDeeperThan } from './jsonStructure.js';
-import type { InsertRows, InsertTable, SqlStatement } from './writeBatch.js';
+import type { InsertRows, InsertTable, SqlStatement } from './storeRows.js';
 
 /** Each table's key column: what a refused row is named by. */
 export const ROW_KEY: { readonly [T in InsertTable]: string } = {

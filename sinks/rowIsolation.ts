@@ -15,7 +15,7 @@ import { showValue } from '../mind/describeValue.js';
 import { arrayItems } from './jsonStructure.js';
 import { ROW_KEY, rowName } from './rowCheck.js';
 import { StoreError } from './storeError.js';
-import type { ChunkTable } from './writeBatch.js';
+import type { ChunkTable } from './storeRows.js';
 
 /** A write left out: the error to report, and for a row of a chunk, the row as it was read back. */
 export interface Refusal {

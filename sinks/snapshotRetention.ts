@@ -11,7 +11,7 @@
  * and the session resumed from the previous one plus the signals recorded
  * after it (signals are never deleted).
  */
-import type { SqlStatement } from './writeBatch.js';
+import type { SqlStatement } from './storeRows.js';
 
 /** The newest snapshots of a session kept besides its first. */
 export const NEWEST_SNAPSHOTS_KEPT = 2;

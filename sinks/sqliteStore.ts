@@ -27,7 +27,8 @@ import { freeBytes, storeFileProblem, unwritableStoreProblem } from './storeFile
 import { WriterLock } from './writerLock.js';
 import { INSERT_ORDER, INSERT_SNAPSHOT_SQL, INSERT_SQL, SCHEMA_VERSION, type EventRow, type SessionRow, type SignalRow, type SnapshotRow } from './storeSchema.js';
 import { migrate, requireSchema, requireWritableSchema, type SchemaConnection } from './storeVersion.js';
-import { WriteBatch, type ChunkTable } from './writeBatch.js';
+import type { ChunkTable } from './storeRows.js';
+import { WriteBatch } from './writeBatch.js';
 
 export type { StoreAccess, StoreOptions, Synchronous } from './storeOptions.js';
 

@@ -7,7 +7,7 @@
  * Also here: each table's row as the store reads it back, and the INSERT
  * that writes a batch of rows into it.
  */
-import type { ChunkTable } from './writeBatch.js';
+import type { ChunkTable } from './storeRows.js';
 
 /** Each entry is one migration's SQL, applied in a transaction. */
 export const MIGRATIONS: readonly string[] = [

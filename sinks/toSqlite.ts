@@ -60,7 +60,7 @@ import { eventJson } from './eventJson.js';
 import { checkStatement } from './rowCheck.js';
 import { StoreError, translate } from './storeError.js';
 import type { SqliteStore } from './sqliteStore.js';
-import type { InsertRows, InsertTable, SqlStatement } from './writeBatch.js';
+import type { InsertRows, InsertTable, SqlStatement } from './storeRows.js';
 import { streamFailure } from './streamFailure.js';
 import { checkSqliteSinkOptions, type SqliteSinkOptions } from './sqliteSinkOptions.js';
 

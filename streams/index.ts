@@ -99,7 +99,8 @@ export { fromWebSocket, type WebSocketInputOptions } from '../sources/wsInput.js
 export { SqliteStore, type EventQuery, type StoreAccess, type StoreOptions, type Synchronous } from '../sinks/sqliteStore.js';
 export { pruneSessions, type PruneOptions, type PrunedSession } from '../sinks/sessionPruning.js';
 export type { EventRow, SessionRow, SignalRow, SnapshotRow } from '../sinks/storeSchema.js';
-export type { InsertRows, InsertTable, SqlStatement, WriteBatch } from '../sinks/writeBatch.js';
+export type { InsertRows, InsertTable, SqlStatement } from '../sinks/storeRows.js';
+export type { WriteBatch } from '../sinks/writeBatch.js';
 export { StoreError } from '../sinks/storeError.js';
 export { OutputError } from '../sinks/outputError.js';
 export { storeFileProblem } from '../sinks/storeFile.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lastValueFrom, Subject } from 'rxjs';
 import { StoreError } from '../sinks/storeError.js';
-import type { InsertTable } from '../sinks/writeBatch.js';
+import type { InsertTable } from '../sinks/storeRows.js';
 import { heartbeat } from '../sources/heartbeat.js';
 import { AgentConfig } from '../streams/config.js';
 import { createAgent } from '../streams/createAgent.js';
