@@ -4,7 +4,7 @@
  * and the log line on stderr. How a run ends (signals, exit codes) is
  * lifecycle.ts.
  */
-import { closeSync, fstatSync, openSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { repeatedFlagProblem, withCanonicalNames } from './flags.js';
 import { configFromEnvironment, configFromSeedEnvironment, ConfigError, MAX_TIMER_MS, readConfigFile, resolveConfig, type AgentConfig } from '../streams/index.js';
@@ -84,20 +84,18 @@ export function textFlags(name: string, raws: readonly string[] = [], what: stri
 const FILE_PROBLEMS: Record<string, string> = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'is a directory', ENOTDIR: 'a part of the path is not a directory' };
 
 /**
- * File flags (`--kg FILE`, repeatable) that must be readable files: each is
- * opened now, so a missing file, a directory or one without read permission
- * is a usage error naming the flag, the file and the reason before anything starts.
+ * File flags (`--kg FILE`, repeatable) that must be readable files: a missing
+ * file, a directory or one without read permission is a usage error naming
+ * the flag, the file and the reason before anything starts. Looked at, not
+ * opened: opening a named pipe would wait for its writer, and take the
+ * writer's connection, and its data, from the run that reads it.
  */
 export function readableFiles(name: string, files: readonly string[] = []): string[] {
   for (const file of files) {
     let problem: string | undefined;
     try {
-      const fd = openSync(file, 'r');
-      try {
-        if (fstatSync(fd).isDirectory()) problem = FILE_PROBLEMS.EISDIR;
-      } finally {
-        closeSync(fd);
-      }
+      if (statSync(file).isDirectory()) problem = FILE_PROBLEMS.EISDIR;
+      else accessSync(file, constants.R_OK);
     } catch (error) {
       const { code, message } = error as NodeJS.ErrnoException;
       problem = (code && FILE_PROBLEMS[code]) ?? message;

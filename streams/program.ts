@@ -6,9 +6,8 @@
  * session's start (its row and first snapshot) is committed, so a crash at
  * any moment of the run leaves a session `ooda resume` can continue.
  */
-import { createReadStream } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import { combineLatest, concat, distinctUntilChanged, filter, first, firstValueFrom, lastValueFrom, map, skip, startWith, type Observable } from 'rxjs';
+import { combineLatest, concat, defer, distinctUntilChanged, filter, finalize, first, firstValueFrom, lastValueFrom, map, skip, startWith, type Observable } from 'rxjs';
 import { describeValue } from '../mind/describeValue.js';
 import { heartbeat } from '../sources/heartbeat.js';
 import { fromGoals } from '../sources/goals.js';
@@ -22,6 +21,7 @@ import type { WsServer } from '../sinks/wsServer.js';
 import type { AgentConfig } from './config.js';
 import { createAgent, type Agent, type AgentOptions } from './createAgent.js';
 import type { AgentEvent } from './events.js';
+import { openReadable } from './readableFile.js';
 import type { Persistence, Resumed } from './session.js';
 import type { Signal, Stimulus } from './signals.js';
 import { agentSnapshot } from './snapshot.js';
@@ -90,7 +90,9 @@ export interface RunningProgram {
 
 /**
  * The signals of NDJSON files (usually facts), then goals: knowledge loads
- * before the goals that use it. `files` must be an array of file names (one
+ * before the goals that use it. Each file is opened in turn, when the one
+ * before it has ended: a named pipe's writer is waited for then, and the run
+ * can stop meanwhile. `files` must be an array of file names (one
  * name passed as is would fail as "files.map is not a function"); a bad one
  * throws, naming it.
  */
@@ -99,7 +101,15 @@ export function knowledgeAndGoals(files: readonly string[], goals: readonly stri
   files.forEach((file: unknown, i) => {
     if (typeof file !== 'string' || file === '') throw new TypeError(`knowledgeAndGoals: files[${i}] is not a file name (got ${describeValue(file)})`);
   });
-  return concat(...files.map((file) => fromNdjson(createReadStream(file), { source: file })), fromGoals(goals));
+  return concat(...files.map((file) => fromNdjsonFile(file)), fromGoals(goals));
+}
+
+/** The lines of `file`, opened when subscribed (a named pipe without blocking: see readableFile.ts) and closed when unsubscribed. */
+function fromNdjsonFile(file: string): Observable<Stimulus> {
+  return defer(() => {
+    const stream = openReadable(file);
+    return fromNdjson(stream, { source: file }).pipe(finalize(() => stream.destroy()));
+  });
 }
 
 export function startProgram(options: ProgramOptions, io: ProgramIO): RunningProgram {

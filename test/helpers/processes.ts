@@ -1,8 +1,9 @@
 /**
- * Helpers for tests of programs the agent starts: whether a process still
- * runs, and a node program that reports its own pid and its child's.
+ * Helpers for tests of processes (the CLI, programs the agent starts): whether
+ * a process still runs, whether it holds a file open, and a node program that
+ * reports its own pid and its child's.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 
 /** Whether a process is running (a zombie waiting to be reaped is not). */
 export function running(pid: number): boolean {
@@ -13,6 +14,31 @@ export function running(pid: number): boolean {
   }
   const stat = `/proc/${pid}/stat`;
   return !(existsSync(stat) && /\) Z /.test(readFileSync(stat, 'utf8')));
+}
+
+/** Whether process `pid` has `file` open (Linux: its /proc/PID/fd links); a blocking open() still waiting does not count. */
+function holdsOpen(pid: number, file: string): boolean {
+  const target = realpathSync(file);
+  const fds = `/proc/${pid}/fd`;
+  try {
+    return readdirSync(fds).some((fd) => {
+      try {
+        return readlinkSync(`${fds}/${fd}`) === target;
+      } catch {
+        return false; // closed meanwhile
+      }
+    });
+  } catch {
+    return false; // exited
+  }
+}
+
+/** Waits (bounded) until process `pid` holds `file` open; throws if it does not in time. */
+export async function untilHeldOpen(pid: number, file: string, timeoutMs = 15_000): Promise<void> {
+  for (let waited = 0; !holdsOpen(pid, file); waited += 50) {
+    if (waited > timeoutMs) throw new Error(`process ${pid} did not open ${file} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /** Waits (bounded) until none of the processes runs; returns those still running. */
