@@ -4,7 +4,7 @@
  * file and seed, plus `--cycles` to run first for those that take it.
  */
 import { defaultConfig, type AgentConfig } from '../streams/index.js';
-import { intFlag, loadConfig, readableFiles, textFlags, type FlagValues } from './cli.js';
+import { configFileLayer, intFlag, loadConfig, readableFiles, textFlags, type FlagValues } from './cli.js';
 import type { Flags } from './flags.js';
 
 export const AGENT_FLAGS = {
@@ -26,9 +26,10 @@ export interface AgentFlags {
   cycles: number;
 }
 
-/** Parses the shared flags; `--cycles` (when the command has it) defaults to `defaultCycles`. */
-export function parseAgentFlags(values: FlagValues<ReturnType<typeof agentFlagsWithCycles>>, defaultCycles: number): AgentFlags {
-  const config = loadConfig(values.config, { seed: intFlag('seed', values.seed, { min: -2147483648 }), heartbeatMs: 0 });
+/** Parses the shared flags (reading `--config`'s file); `--cycles` (when the command has it) defaults to `defaultCycles`. */
+export async function parseAgentFlags(values: FlagValues<ReturnType<typeof agentFlagsWithCycles>>, defaultCycles: number): Promise<AgentFlags> {
+  const seed = intFlag('seed', values.seed, { min: -2147483648 });
+  const config = loadConfig(await configFileLayer(values.config), { seed, heartbeatMs: 0 });
   return {
     config,
     goals: textFlags('goal', values.goal, 'a goal description'),

@@ -7,7 +7,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { repeatedFlagProblem, withCanonicalNames } from './flags.js';
-import { configFromEnvironment, configFromSeedEnvironment, ConfigError, MAX_TIMER_MS, readConfigFile, resolveConfig, type AgentConfig } from '../streams/index.js';
+import { configFromEnvironment, configFromSeedEnvironment, ConfigError, MAX_TIMER_MS, readConfigFile, resolveConfig, type AgentConfig, type ConfigLayer } from '../streams/index.js';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -106,20 +106,30 @@ export function readableFiles(name: string, files: readonly string[] = []): stri
 }
 
 /**
+ * The layer of `--config FILE`, or undefined without it. Read once, as a
+ * command starts (a named pipe or `<(cmd)` cannot be read twice), and
+ * without blocking the event loop: a signal still ends the command while a
+ * pipe's writer is awaited.
+ */
+export async function configFileLayer(configFile: string | undefined): Promise<ConfigLayer | undefined> {
+  const file = textFlag('config', configFile, 'a file name');
+  return file === undefined ? undefined : readConfigFile(file);
+}
+
+/**
  * Resolves the configuration from its layers: the command's own `defaults`
  * (demo's shorter run) < the config of the session it resumes, if any
- * (`maxCycles` aside: it counts the cycles of this run) < file < the seed's
- * variables in seconds (streams/seedEnvironment.ts) < `OODA_*` variables <
- * flags.
+ * (`maxCycles` aside: it counts the cycles of this run) < `--config`'s file
+ * (read by {@link configFileLayer}) < the seed's variables in seconds
+ * (streams/seedEnvironment.ts) < `OODA_*` variables < flags.
  */
-export function loadConfig(configFile: string | undefined, flags: Record<string, unknown>, defaults: Record<string, unknown> = {}, resumed?: AgentConfig): AgentConfig {
-  const layers = [{ origin: 'command defaults', values: defaults }];
+export function loadConfig(file: ConfigLayer | undefined, flags: Record<string, unknown>, defaults: Record<string, unknown> = {}, resumed?: AgentConfig): AgentConfig {
+  const layers: ConfigLayer[] = [{ origin: 'command defaults', values: defaults }];
   if (resumed) {
     const { maxCycles: _, ...kept } = resumed;
     layers.push({ origin: 'the resumed session', values: kept });
   }
-  const file = textFlag('config', configFile, 'a file name');
-  if (file !== undefined) layers.push(readConfigFile(file));
+  if (file) layers.push(file);
   layers.push(configFromSeedEnvironment(process.env), configFromEnvironment(process.env));
   const defined = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));
   layers.push({ origin: 'flags', values: defined });

@@ -6,12 +6,12 @@
  * A bad value anywhere is a {@link ConfigError} naming the key (in the
  * environment, the variable too: `OODA_MAX_CYCLES (maxCycles)`) and the reason.
  */
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { MindConfig, periodMs } from '../mind/config.js';
 import { describeValue, showValue } from '../mind/describeValue.js';
 import { settingHint } from '../mind/settingName.js';
 import { isObject } from './isObject.js';
+import { readText } from './readableFile.js';
 
 export { MAX_TIMER_MS } from '../mind/config.js';
 
@@ -137,11 +137,16 @@ function withLineAndColumn(message: string, json: string): string {
   return `${message} (line ${before.length}, column ${before.at(-1)!.length + 1})`;
 }
 
-/** Reads a JSON config file (a leading byte-order mark is skipped); names the file and the problem when it cannot. */
-export function readConfigFile(path: string): ConfigLayer {
+/**
+ * Reads a JSON config file (a leading byte-order mark is skipped); rejects
+ * with a {@link ConfigError} naming the file and the problem when it cannot.
+ * A named pipe (or `<(cmd)`) is read without blocking the event loop while
+ * its writer is awaited (streams/readableFile.ts), and can be read only once.
+ */
+export async function readConfigFile(path: string): Promise<ConfigLayer> {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = await readText(path);
   } catch (error) {
     throw new ConfigError('(file)', `cannot read ${path}: ${(error as Error).message}`, path);
   }

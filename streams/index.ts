@@ -23,6 +23,7 @@ export { beginCycle, record, vetoCycle, type Cycle, type Watcher } from './cycle
 export { CycleDriver, type DriverOptions } from './driver.js';
 export { EVENT_KINDS, EventEnvelope, type AgentEvent, type Draft, type EventBody, type EventHeader, type EventKind, type EventOf } from './events.js';
 export { knowledgeAndGoals, startProgram, type ProgramIO, type ProgramOptions, type RunningProgram } from './program.js';
+export { readText } from './readableFile.js';
 export { runCommand, runLocalAgent, type LocalAgentOptions } from './localAgent.js';
 export { REPL_HELP, runRepl, type ReplOptions } from './repl.js';
 export { formatPlans, formatReflection } from './planningText.js';

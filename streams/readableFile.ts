@@ -1,7 +1,7 @@
 /**
- * Reading a file named on the command line (a `--kg` file) without blocking
- * the event loop. A named pipe (`mkfifo`, or
- * the shell's `<(cmd)`, a /dev/fd/N pipe) is opened without waiting for a
+ * Reading a file named on the command line (`--kg`, `--config`,
+ * `--token-file`) without blocking the event loop. A named pipe (`mkfifo`,
+ * or the shell's `<(cmd)`, a /dev/fd/N pipe) is opened without waiting for a
  * writer (O_NONBLOCK) and read as Node reads a piped stdin, through the event
  * loop: a blocking open waits for a writer on the main thread (SIGINT and
  * SIGTERM unhandled meanwhile) or on a thread of the pool, where the open, or
@@ -27,6 +27,13 @@ export function openReadable(file: string): Readable {
     return new Readable({ read() {} }).destroy(error as Error);
   }
   return new Socket({ fd, readable: true, writable: false });
+}
+
+/** The whole of `file` as UTF-8 text, read through {@link openReadable}; rejects with the error opening or reading it. */
+export async function readText(file: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of openReadable(file)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Whether `file` is a pipe; false for what cannot be looked at (opening it says why). */

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { configFromEnvironment, ConfigError, readConfigFile, resolveConfig } from '../streams/config.js';
 
-test('layers merge defaults < file < environment < flags, nested keys key by key', (t) => {
+test('layers merge defaults < file < environment < flags, nested keys key by key', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'ooda-config-'));
   const file = join(dir, 'ooda.json');
   writeFileSync(file, JSON.stringify({ maxCycles: 10, heartbeatMs: 500, tools: { shellExec: true, httpAllowHosts: ['example.org'] } }));
   const config = resolveConfig([
-    readConfigFile(file),
+    await readConfigFile(file),
     configFromEnvironment({ OODA_MAX_CYCLES: '20', OODA_TOOLS__SHELL_TIMEOUT_MS: '900', PATH: '/bin' }),
     { origin: 'flags', values: { maxCycles: 30 } },
   ]);
@@ -37,18 +37,18 @@ test('a bad value names the key, the reason and the layer it came from (in the e
   t.regex(unknown!.message, /maxCycle/);
 });
 
-test('an unreadable or malformed config file is a clear error naming the file', (t) => {
+test('an unreadable or malformed config file is a clear error naming the file', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'ooda-config-'));
   const bad = join(dir, 'bad.json');
   writeFileSync(bad, '{ nope');
-  t.throws(() => readConfigFile(bad), { message: new RegExp(`config ${bad.replace(/[.]/g, '\\.')}: \\(file\\): not valid JSON`) });
+  await t.throwsAsync(readConfigFile(bad), { message: new RegExp(`config ${bad.replace(/[.]/g, '\\.')}: \\(file\\): not valid JSON`) });
   for (const [text, got] of [['[1]', 'an array'], ['null', 'null'], ['42', '42']]) {
     writeFileSync(bad, text);
-    t.throws(() => readConfigFile(bad), { message: `config ${bad}: (file): expected a JSON object of config keys, got ${got}` }, text);
+    await t.throwsAsync(readConfigFile(bad), { message: `config ${bad}: (file): expected a JSON object of config keys, got ${got}` }, text);
   }
-  t.throws(() => readConfigFile(join(dir, 'missing.json')), { message: /cannot read .*missing\.json/ });
+  await t.throwsAsync(readConfigFile(join(dir, 'missing.json')), { message: /cannot read .*missing\.json/ });
   writeFileSync(bad, '{\n  "maxCycles": 5,\n  "seed": 3,\n}\n');
-  t.throws(() => readConfigFile(bad), { message: /not valid JSON: .* at position 33 \(line 4, column 1\)$/ }, 'a trailing comma: the line and column of the brace after it');
+  await t.throwsAsync(readConfigFile(bad), { message: /not valid JSON: .* at position 33 \(line 4, column 1\)$/ }, 'a trailing comma: the line and column of the brace after it');
 });
 
 test('resolveConfig given no list of layers, or a layer that is none, is a TypeError naming it', (t) => {

@@ -7,7 +7,7 @@
  * (lifecycle.ts).
  */
 import { startPersistentProgram } from '../../streams/index.js';
-import { loadConfig, log } from '../cli.js';
+import { configFileLayer, loadConfig, log } from '../cli.js';
 import { defineCommand } from '../command.js';
 import { withSignals } from '../lifecycle.js';
 import { DEFAULT_DB, STORE_FLAGS, storeOptions } from '../store.js';
@@ -31,7 +31,8 @@ NDJSON and the outcome on stderr.`,
     // No cycles, whatever the config; otherwise the session's own, under --config and the environment.
     // No heartbeat or vitals either (ambient: false), but the heartbeatMs stays in the config the session records, for the next resume.
     const ownRun = { maxCycles: 0 };
-    const config = loadConfig(values.config, ownRun);
+    const file = await configFileLayer(values.config);
+    const config = loadConfig(file, ownRun);
     const session = defaultSessionId();
     const db = values.db ?? DEFAULT_DB;
     let result = 'no result';
@@ -39,7 +40,7 @@ NDJSON and the outcome on stderr.`,
     const { code, program } = await withSignals({ store: { db }, options: { session } }, async (startUp) => {
       const started = await startPersistentProgram(
         { config, goals: [], files: [], session, format: 'ndjson', readStdin: false, ambient: false },
-        { ...storeOptions(db, undefined), requireSession: true, resumeConfig: (resumed) => loadConfig(values.config, ownRun, {}, resumed) },
+        { ...storeOptions(db, undefined), requireSession: true, resumeConfig: (resumed) => loadConfig(file, ownRun, {}, resumed) },
         { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
         log,
         startUp,

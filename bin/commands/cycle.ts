@@ -21,5 +21,5 @@ session, as 'ooda run' does, so each call adds one cycle to the saved mind.`,
   refused: { 'max-cycles': 'it runs one cycle; ooda run --max-cycles N runs N' },
   footer: RUN_EXIT_CODES,
   // As a flag, the limit wins over a config file and OODA_MAX_CYCLES.
-  run: (values) => runSession(parseRun({ ...values, 'max-cycles': '1' }, RUN_DEFAULTS)),
+  run: async (values) => runSession(await parseRun({ ...values, 'max-cycles': '1' }, RUN_DEFAULTS)),
 });

@@ -24,7 +24,7 @@ pipe signals to 'ooda run' instead. Nothing is persisted unless --db is given.`,
   refused: { 'no-stdin': 'it reads no stdin anyway; pipe signals to ooda run' },
   footer: RUN_EXIT_CODES,
   async run(values) {
-    const parsed = parseRun(values, { ...DEMO_DEFAULTS, goals: demoGoals(), files: [demoKnowledgeFile()] });
+    const parsed = await parseRun(values, { ...DEMO_DEFAULTS, goals: demoGoals(), files: [demoKnowledgeFile()] });
     log(`demo: ${parsed.options.goals.length} goals over ${demoKnowledgeFile()}`);
     const { code, program } = await withSignals(parsed, (startUp) => startRun(parsed, startUp));
     if (!program) return code;

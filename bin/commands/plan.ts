@@ -18,7 +18,7 @@ Prints the current plan of each active goal: its strategy, meta-strategy
 (explore-first on even attempts, reason-first on odd ones), attempt and steps.`,
   flags: agentFlagsWithCycles('run N cycles before printing the plans', CYCLES),
   async run(values) {
-    const agent = await runLocalAgent({ ...parseAgentFlags(values, CYCLES), onEvent: reportProblems });
+    const agent = await runLocalAgent({ ...(await parseAgentFlags(values, CYCLES)), onEvent: reportProblems });
     await printLines([runCommand(agent, 'plan').result]);
     return 0;
   },

@@ -19,7 +19,7 @@ Runs the agent for N cycles, then reflects at once (as the 'reflect' command
 does) and prints each adjustment with its reason.`,
   flags: agentFlagsWithCycles('run N cycles before reflecting', CYCLES),
   async run(values) {
-    const agent = await runLocalAgent({ ...parseAgentFlags(values, CYCLES), onEvent: reportProblems });
+    const agent = await runLocalAgent({ ...(await parseAgentFlags(values, CYCLES)), onEvent: reportProblems });
     const { events } = runCommand(agent, 'reflect');
     const reflection = events.find((e): e is Draft<'reflection'> => e.kind === 'reflection')!;
     await printLines([formatReflection(reflection)]);

@@ -15,7 +15,7 @@ An interactive session: cycles run only when you step them.
 ${REPL_HELP}`,
   flags: AGENT_FLAGS,
   async run(values) {
-    const flags = parseAgentFlags(values, 0);
+    const flags = await parseAgentFlags(values, 0);
     const agent = createAgent({ config: flags.config, session: 'repl' });
     await runRepl({ agent, input: process.stdin, output: process.stdout, files: flags.files, goals: flags.goals });
     return 0;

@@ -26,5 +26,5 @@ stdout, logs on stderr.`,
     'no-db': 'it continues a session of the store; ooda run --no-db runs without one',
   },
   footer: RUN_EXIT_CODES,
-  run: (values) => runSession(parseRun(values, RUN_DEFAULTS), true),
+  run: async (values) => runSession(await parseRun(values, RUN_DEFAULTS), true),
 });

@@ -4,9 +4,9 @@
  * and their parsing are shared with `ooda resume` and `ooda demo`, each with
  * its own defaults.
  */
-import { defaultConfig, hostProblem, originProblem, startPersistentProgram, startProgram, tokenProblem, WsServer, type AgentConfig, type Resumed, type RunningProgram, type StartUp } from '../../streams/index.js';
-import { fstatSync, readFileSync } from 'node:fs';
-import { intFlag, loadConfig, log, msFlag, readableFiles, textFlag, textFlags, UsageError, type FlagValues } from '../cli.js';
+import { defaultConfig, hostProblem, originProblem, readText, startPersistentProgram, startProgram, tokenProblem, WsServer, type AgentConfig, type Resumed, type RunningProgram, type StartUp } from '../../streams/index.js';
+import { fstatSync } from 'node:fs';
+import { configFileLayer, intFlag, loadConfig, log, msFlag, readableFiles, textFlag, textFlags, UsageError, type FlagValues } from '../cli.js';
 import { defineCommand } from '../command.js';
 import { withSignals } from '../lifecycle.js';
 import type { Flags } from '../flags.js';
@@ -69,8 +69,11 @@ export interface WsSpec {
   maxClients?: number;
 }
 
-/** Parses `run`-style flags (any subset of {@link runFlags}) into program options. */
-export function parseRun(values: FlagValues<ReturnType<typeof runFlags>>, defaults: RunDefaults) {
+/** What {@link parseRun} makes of `run`-style flags. */
+export type ParsedRun = Awaited<ReturnType<typeof parseRun>>;
+
+/** Parses `run`-style flags (any subset of {@link runFlags}) into program options, reading `--config`'s and `--token-file`'s files. */
+export async function parseRun(values: FlagValues<ReturnType<typeof runFlags>>, defaults: RunDefaults) {
   const flags = {
     maxCycles: intFlag('max-cycles', values['max-cycles']),
     heartbeatMs: msFlag('heartbeat', values.heartbeat),
@@ -78,13 +81,14 @@ export function parseRun(values: FlagValues<ReturnType<typeof runFlags>>, defaul
     seed: intFlag('seed', values.seed, { min: -2147483648 }),
   };
   const commandDefaults = { maxCycles: defaults.maxCycles, heartbeatMs: defaults.heartbeatMs };
-  const config = loadConfig(values.config, flags, commandDefaults);
-  /** A resumed session runs with its own config under this command's file, environment and flags. */
-  const resumeConfig = (resumed: AgentConfig): AgentConfig => loadConfig(values.config, flags, commandDefaults, resumed);
+  const file = await configFileLayer(values.config);
+  const config = loadConfig(file, flags, commandDefaults);
+  /** A resumed session runs with its own config under this command's file (as read above), environment and flags. */
+  const resumeConfig = (resumed: AgentConfig): AgentConfig => loadConfig(file, flags, commandDefaults, resumed);
   const vitalsMs = msFlag('vitals', values.vitals);
   const format = values.format ?? defaults.format;
   if (format !== 'ndjson' && format !== 'pretty') throw new UsageError(`--format: expected ndjson or pretty, got ${JSON.stringify(format)}`);
-  const ws = wsSpec(values);
+  const ws = await wsSpec(values);
   synchronousFlag(values.synchronous); // a bad mode is an error even where no store would use it
   if (values['no-db'] && values.db !== undefined) throw new UsageError('--no-db cannot be combined with --db');
   const db = values['no-db'] ? undefined : (values.db ?? defaults.db);
@@ -112,7 +116,7 @@ export function parseRun(values: FlagValues<ReturnType<typeof runFlags>>, defaul
 }
 
 /** The `--ws` server's address and options from the flags, or undefined without `--ws`; its other flags need it. */
-function wsSpec(values: FlagValues<ReturnType<typeof runFlags>>): WsSpec | undefined {
+async function wsSpec(values: FlagValues<ReturnType<typeof runFlags>>): Promise<WsSpec | undefined> {
   const port = intFlag('ws', values.ws);
   if (port === undefined) {
     const given = (['host', 'token', 'token-file', 'origin', 'allow-host', 'max-clients'] as const).find((name) => values[name] !== undefined);
@@ -121,7 +125,7 @@ function wsSpec(values: FlagValues<ReturnType<typeof runFlags>>): WsSpec | undef
   }
   if (port > 65535) throw new UsageError(`--ws: expected a port from 0 to 65535, got ${port}`);
   const host = textFlag('host', values.host, 'an address') ?? '127.0.0.1';
-  const token = tokenFlag(values.token, values['token-file']);
+  const token = await tokenFlag(values.token, values['token-file']);
   for (const origin of values.origin ?? []) {
     const problem = originProblem(origin);
     if (problem) throw new UsageError(`--origin: ${problem}`);
@@ -141,8 +145,13 @@ function wsSpec(values: FlagValues<ReturnType<typeof runFlags>>): WsSpec | undef
   };
 }
 
-/** The control token from `--token`, or from the first line of `--token-file`'s file (which other users cannot read in the process list); checked as the server checks it. */
-function tokenFlag(given: string | undefined, file: string | undefined): string | undefined {
+/**
+ * The control token from `--token`, or from the first line of `--token-file`'s
+ * file (which other users cannot read in the process list; a named pipe or
+ * `<(cmd)` is read without blocking: see streams/readableFile.ts); checked as
+ * the server checks it.
+ */
+async function tokenFlag(given: string | undefined, file: string | undefined): Promise<string | undefined> {
   if (given !== undefined && file !== undefined) throw new UsageError('--token and --token-file: give one of them');
   if (file === undefined) {
     const issue = given === undefined ? null : tokenProblem(given);
@@ -151,7 +160,7 @@ function tokenFlag(given: string | undefined, file: string | undefined): string 
   }
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = await readText(file);
   } catch (error) {
     throw new UsageError(`--token-file: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
@@ -195,7 +204,7 @@ function warnAutoSaveOff({ heartbeatMs, autoSaveMs }: AgentConfig, heartbeatFlag
  * not start (its store cannot be opened, the start-up was interrupted), the
  * server is closed, or its listening would keep the process alive.
  */
-export async function startRun({ options, ws, store, heartbeatFlag }: ReturnType<typeof parseRun>, startUp: StartUp, requireSession = false): Promise<RunningProgram> {
+export async function startRun({ options, ws, store, heartbeatFlag }: ParsedRun, startUp: StartUp, requireSession = false): Promise<RunningProgram> {
   const server = await listenWs(ws);
   const withWs = { ...options, ...(server ? { ws: server } : {}) };
   const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
@@ -268,7 +277,7 @@ Runs the agent: goals from --goal, signals as NDJSON on stdin (when stdin is
 not a terminal), events as NDJSON on stdout, logs on stderr.`,
   flags: runFlags(RUN_DEFAULTS),
   footer: RUN_EXIT_CODES,
-  run: (values) => runSession(parseRun(values, RUN_DEFAULTS)),
+  run: async (values) => runSession(await parseRun(values, RUN_DEFAULTS)),
 });
 
 /**
@@ -285,7 +294,7 @@ function pausedBy(resumed: Resumed | undefined): string {
  * `run` and `resume` (`requireSession`): starts the run under signal
  * handling, says when it started and ended, and returns the exit code.
  */
-export async function runSession(parsed: ReturnType<typeof parseRun>, requireSession = false): Promise<number> {
+export async function runSession(parsed: ParsedRun, requireSession = false): Promise<number> {
   const { session } = parsed.options;
   let firstCycle = 0;
   let resumed = false;
