@@ -92,7 +92,7 @@ export { fromGoals } from '../sources/goals.js';
 
 export { toLines, type LineSink, type LineSinkOptions } from '../sinks/lineWriter.js';
 export { toNdjson, type NdjsonSink, type NdjsonSinkOptions } from '../sinks/ndjson.js';
-export { toPrettyLog } from '../sinks/prettyLog.js';
+export { describe as describeEvent, toPrettyLog } from '../sinks/prettyLog.js';
 export { tokenProblem, WsServer, type ConnectionListener, type WsClient, type WsServerOptions } from '../sinks/wsServer.js';
 export { hostProblem, originProblem } from '../sinks/requestGuard.js';
 export { toWebSocket, type WebSocketSink, type WebSocketSinkOptions } from '../sinks/toWebSocket.js';

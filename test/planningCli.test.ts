@@ -91,3 +91,21 @@ test('ooda plan and ooda reflect report on stderr a loopDetection setting that f
     t.regex(out.stderr, /warning: loopDetection\.windowSize = 0 is invalid .*; using the default 5/, command);
   }
 });
+
+test('ooda plan and ooda reflect name the --kg file and line of a rejected line, as run --format pretty and repl do', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'ooda-plan-rejected-'));
+  const bad = join(dir, 'bad.ndjson');
+  writeFileSync(bad, ['{"type":"fact","subject":"Mars","predicate":"has moon","object":"Phobos"}', '{"type":"fact","subject":"!!","predicate":"b","object":"c"}', 'not json', ''].join('\n'));
+  for (const command of ['plan', 'reflect']) {
+    const out = spawnSync('node', [...ooda, command, '--kg', bad, '--goal', 'Find moons of Mars', '--cycles', '0'], { encoding: 'utf8', timeout: 30_000 });
+    t.is(out.status, 0, out.stderr);
+    t.deepEqual(
+      out.stderr.split('\n').filter(Boolean),
+      [
+        `ooda: rejected ${bad}:2: invalid fact signal: subject: "!!" normalises to an empty symbol (symbols keep only letters, digits, ":", "_", "-", "+", "#" and a "." that starts a word)`,
+        `ooda: rejected ${bad}:3: not JSON: Unexpected token 'o', "not json" is not valid JSON`,
+      ],
+      command,
+    );
+  }
+});

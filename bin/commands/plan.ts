@@ -2,7 +2,7 @@
  * `ooda plan`: builds the agent from --kg files and --goal flags, runs
  * --cycles cycles (default 0), and prints the current plan of each active goal.
  */
-import { runCommand, runLocalAgent } from '../../streams/index.js';
+import { describeEvent, runCommand, runLocalAgent, type AgentEvent } from '../../streams/index.js';
 import { agentFlagsWithCycles, parseAgentFlags } from '../agentFlags.js';
 import { log } from '../cli.js';
 import { defineCommand } from '../command.js';
@@ -25,12 +25,12 @@ Prints the current plan of each active goal: its strategy, meta-strategy
 });
 
 /**
- * Rejected lines, errors and warnings (a loopDetection setting that fell back to its default, …) go to stderr.
+ * Rejected lines, errors and warnings (a loopDetection setting that fell back to its default, …) go to stderr,
+ * each as `ooda run --format pretty` and the REPL say it (`rejected bad.ndjson:3: not JSON: …`).
  * The max-cycles warning does not: it tells a run fed by open input that it goes on without cycles, while here
  * --cycles is the number asked for (0 by default for plan) and the input, the --kg files and --goal flags, ends by itself.
  */
-export function reportProblems(event: { kind: string; reason?: string; message?: string; key?: string }): void {
-  if (event.kind === 'rejected') log(`rejected: ${event.reason}`);
-  if (event.kind === 'error') log(`error: ${event.message}`);
-  if (event.kind === 'warning' && event.key !== 'maxCycles') log(`warning: ${event.message}`);
+export function reportProblems(event: AgentEvent): void {
+  const problem = event.kind === 'rejected' || event.kind === 'error' || (event.kind === 'warning' && event.key !== 'maxCycles');
+  if (problem) log(describeEvent(event)!);
 }
