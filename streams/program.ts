@@ -68,6 +68,8 @@ export interface ProgramIO {
 
 export interface RunningProgram {
   readonly agent: Agent;
+  /** The mind's cycle count as this run started: 0 for a new mind, the cycle a resumed session continues from. */
+  readonly firstCycle: number;
   readonly events$: Observable<AgentEvent>;
   /** Resolves as the run starts (its `started` event): on a store, once the session's start is committed. */
   readonly started: Promise<void>;
@@ -143,6 +145,8 @@ export function startProgram(options: ProgramOptions, io: ProgramIO): RunningPro
 
   const events$ = agent.run({ inputs, live, ambient, keepAlive: options.ws !== undefined, hold: hold$ });
   if (persistence) persistence.attach(agent, events$);
+  // Once attached: a resumed session's mind is restored then.
+  const firstCycle = agent.mind.cycle;
   // Changes only: resuming stdin before its reader listens would lose what it reads.
   if (options.readStdin) hold$.pipe(skip(1)).subscribe((held) => (held ? io.stdin.pause() : io.stdin.resume()));
   events$.subscribe(stdout);
@@ -172,6 +176,7 @@ export function startProgram(options: ProgramOptions, io: ProgramIO): RunningPro
   else connect();
   return {
     agent,
+    firstCycle,
     events$,
     started,
     done,

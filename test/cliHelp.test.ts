@@ -96,7 +96,7 @@ test('demo reads no stdin and says so; its defaults sit under the environment li
   t.false(events(piped.stdout).some((e) => e.kind === 'perceived' && e.source === 'stdin'));
   const short = await runCli(['demo'], '', { OODA_MAX_CYCLES: '2' });
   t.is(short.code, 0, short.stderr);
-  t.regex(short.stderr, /demo ended \(max cycles reached\) after 2 cycles/);
+  t.regex(short.stderr, /demo ended \(max cycles reached\) after 2 cycle\(s\): /);
 });
 
 test('the README lists the exit codes run --help lists', async (t) => {

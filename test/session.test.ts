@@ -141,6 +141,17 @@ test('resume continues the cycle count and seq; run without --fresh resumes and 
   t.deepEqual(events(decisions.stdout).map((e) => [e.kind, e.cycle]), [['decision', 1], ['decision', 2]]);
 });
 
+test('demo --db on a store holding a session says the cycles this run did, and the cycle it reached, as run does', async (t) => {
+  const db = join(tempDir(), 'demo.db');
+  const first = await runCli(['demo', '--db', db, '--max-cycles', '3']);
+  t.is(first.code, 0, first.stderr);
+  t.regex(first.stderr, /demo ended \(max cycles reached\) after 3 cycle\(s\): /);
+  const second = await runCli(['demo', '--db', db, '--max-cycles', '3']);
+  t.is(second.code, 0, second.stderr);
+  t.regex(second.stderr, /resuming it at cycle 3 /);
+  t.regex(second.stderr, /demo ended \(max cycles reached\) after 3 cycle\(s\), at cycle 6: /);
+});
+
 test('sessions on a store that holds no session yet prints no table, and says so on stderr', async (t) => {
   const db = join(tempDir(), 'no-session.db');
   await (await SqliteStore.open(db)).close();

@@ -9,7 +9,7 @@ import { log } from '../cli.js';
 import { defineCommand } from '../command.js';
 import { withSignals } from '../lifecycle.js';
 import { withoutFlags } from '../flags.js';
-import { parseRun, RUN_EXIT_CODES, runFlags, startRun, type RunDefaults } from './run.js';
+import { cyclesRun, parseRun, RUN_EXIT_CODES, runFlags, startRun, type RunDefaults } from './run.js';
 
 const DEMO_DEFAULTS: RunDefaults = { maxCycles: 60, heartbeatMs: 0, format: 'pretty', stdin: false };
 
@@ -30,7 +30,7 @@ pipe signals to 'ooda run' instead. Nothing is persisted unless --db is given.`,
     if (!program) return code;
     const goals = program.agent.mind.goals.all();
     const count = (status: string) => goals.filter((g) => g.status === status).length;
-    log(`demo ended (${await program.done}) after ${program.agent.mind.cycle} cycles: ${count('Completed')} completed, ${count('Failed')} failed, ${count('Active')} active, ${count('Suspended')} suspended`);
+    log(`demo ended (${await program.done}) after ${cyclesRun(program)}: ${count('Completed')} completed, ${count('Failed')} failed, ${count('Active')} active, ${count('Suspended')} suspended`);
     return code;
   },
 });

@@ -296,13 +296,10 @@ function pausedBy(resumed: Resumed | undefined): string {
  */
 export async function runSession(parsed: ParsedRun, requireSession = false): Promise<number> {
   const { session } = parsed.options;
-  let firstCycle = 0;
-  let resumed = false;
   const { code, program } = await withSignals(parsed, async (startUp) => {
     const started = await startRun(parsed, startUp, requireSession);
     // A resumed session continues its cycle count (0 too: one stopped before its first cycle), and --max-cycles counts this run's cycles.
-    firstCycle = started.agent.mind.cycle;
-    resumed = started.resumed !== undefined;
+    const { firstCycle, resumed } = started;
     const limit = resumed ? `at cycle ${firstCycle}, max ${started.agent.config.maxCycles - firstCycle} more` : `max ${started.agent.config.maxCycles} cycles`;
     // A session saved while paused resumes paused: said at once, not only by its end's '(agent paused)'.
     const paused = started.agent.mind.paused ? `; it is paused, ${pausedBy(started.resumed)}: no cycle runs until a resume command ({"type":"command","command":"resume"})` : '';
@@ -310,10 +307,12 @@ export async function runSession(parsed: ParsedRun, requireSession = false): Pro
     void started.started.then(() => log(`session ${session} started (${limit})${parsed.store ? ` on ${parsed.store.db}` : ''}${paused}`));
     return started;
   });
-  if (program) {
-    const reason = await program.done;
-    const { cycle } = program.agent.mind;
-    log(`session ${session} ended: ${reason} after ${cycle - firstCycle} cycle(s)${resumed ? `, at cycle ${cycle}` : ''}`);
-  }
+  if (program) log(`session ${session} ended: ${await program.done} after ${cyclesRun(program)}`);
   return code;
+}
+
+/** The cycles a run did, as its end says them: `3 cycle(s)`, or continuing a stored session `3 cycle(s), at cycle 6`. */
+export function cyclesRun({ agent, firstCycle, resumed }: RunningProgram): string {
+  const { cycle } = agent.mind;
+  return `${cycle - firstCycle} cycle(s)${resumed ? `, at cycle ${cycle}` : ''}`;
 }
