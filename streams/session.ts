@@ -129,7 +129,8 @@ export class Persistence {
       const { from, state, reapplied, savedPaused } = restored;
       const cycle = state.cycle;
       const base = context.resumeConfig ? context.resumeConfig(storedConfig(store.file, from)) : context.config;
-      const config = { ...base, maxCycles: cycle + base.maxCycles };
+      // maxCycles counts this run's cycles; the mind's limit is past the cycle it continues from, at most the largest the config holds ("at most N more" still holds).
+      const config = { ...base, maxCycles: Math.min(cycle + base.maxCycles, Number.MAX_SAFE_INTEGER) };
       return new Persistence(store, options, config, ids.seq, ids, state, { from: from.id, cycle, reapplied, savedPaused });
     } catch (error) {
       await store.close().catch(() => undefined);

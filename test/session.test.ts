@@ -141,6 +141,22 @@ test('resume continues the cycle count and seq; run without --fresh resumes and 
   t.deepEqual(events(decisions.stdout).map((e) => [e.kind, e.cycle]), [['decision', 1], ['decision', 2]]);
 });
 
+test('resume --max-cycles at its largest value on a session past cycle 0 runs with the limit the config can hold, not an internal error', async (t) => {
+  const dir = tempDir();
+  const db = join(dir, 'big.db');
+  const kg = join(dir, 'moons.ndjson');
+  writeFileSync(kg, '{"type":"fact","subject":"Mars","predicate":"has moon","object":"Phobos"}\n');
+  const flags = ['--db', db, '--heartbeat', '0', '--no-stdin'];
+  const first = await runCli(['run', ...flags, '--kg', kg, '--goal', 'Find moons of Mars']);
+  t.is(first.code, 0, first.stderr);
+  t.regex(first.stderr, /ended: input ended and no goal is active after 1 cycle\(s\)\n/);
+  const max = Number.MAX_SAFE_INTEGER;
+  const resumed = await runCli(['resume', ...flags, '--max-cycles', String(max)]);
+  t.is(resumed.code, 0, resumed.stderr);
+  t.regex(resumed.stderr, new RegExp(`started \\(at cycle 1, max ${max - 1} more\\)`));
+  t.regex(resumed.stderr, /ended: input ended and no goal is active after 0 cycle\(s\), at cycle 1\n/);
+});
+
 test('demo --db on a store holding a session says the cycles this run did, and the cycle it reached, as run does', async (t) => {
   const db = join(tempDir(), 'demo.db');
   const first = await runCli(['demo', '--db', db, '--max-cycles', '3']);
