@@ -3,12 +3,14 @@
  * reading itself when the signal contract allows it (a finite number, a
  * string, a boolean or a plain object JSON can write), else `{ error }`
  * saying what came instead, as for a read that throws. So an `undefined`,
- * NaN, an array, a promise (an `async` read), a cyclic object or one nested
- * more than 100 levels deep (mind/jsonNesting.ts) is visible
+ * NaN, an array, a promise (an `async` read), a cyclic object, one nested
+ * more than 100 levels deep (mind/jsonNesting.ts) or one holding NaN or
+ * Infinity (mind/finiteNumbers.ts: JSON would write it as null) is visible
  * on the sensor's event, never a missing `value`, a `{}` or a critical error
  * on every reading.
  */
 import { describeValue } from '../mind/describeValue.js';
+import { nonFiniteProblem } from '../mind/finiteNumbers.js';
 import { nestingProblem } from '../mind/jsonNesting.js';
 import { isPromiseMisuse, promiseMisuseMessage } from '../mind/promiseMisuse.js';
 import { SensorSignal } from '../streams/signals.js';
@@ -34,5 +36,8 @@ export function sensorReading(read: () => SensorValue): SensorValue {
   }
   const tooDeep = nestingProblem(value);
   if (tooDeep) return { error: `read returned an object ${tooDeep}` };
+  // JSON would write it as null: the event and the store would show a reading the sensor did not give.
+  const notFinite = nonFiniteProblem(value, 'value');
+  if (notFinite) return { error: `read returned an object JSON cannot write as it is: ${notFinite}` };
   return value as SensorValue;
 }

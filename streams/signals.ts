@@ -8,6 +8,7 @@
  * once perceived, `at` (scheduler time).
  */
 import { z } from 'zod';
+import { notFinite } from '../mind/finiteNumbers.js';
 
 export const SignalMeta = z
   .object({
@@ -70,7 +71,7 @@ export const SensorSignal = z
     sensor: z.string().trim().min(1, BLANK),
     value: z.union([z.number(), z.string(), z.boolean(), z.record(z.string(), z.unknown())], {
       // A number JSON cannot hold (1e400 parses to Infinity) is a number still: said so.
-      error: ({ input }) => (typeof input === 'number' ? `expected a finite number, got ${input}` : `expected a number, a string, a boolean or an object${Array.isArray(input) ? ', got an array' : ''}`),
+      error: ({ input }) => (typeof input === 'number' ? notFinite(input) : `expected a number, a string, a boolean or an object${Array.isArray(input) ? ', got an array' : ''}`),
     }),
     ...envelope,
   })

@@ -5,8 +5,10 @@
  * `invalid goal signal: priority: Too big: expected number to be <=255`.
  * A fact must name a symbol in each part and may not use the runtime's own
  * `agent:*` predicates (see `externalFactProblem`); a sensor's value may nest
- * at most 100 levels deep (mind/jsonNesting.ts), and may not have a
- * `"__proto__"` key at its top, which a goal or a fact may not have either.
+ * at most 100 levels deep (mind/jsonNesting.ts), may hold no number that is
+ * not finite, however deep (`value.x: expected a finite number, got
+ * Infinity`: mind/finiteNumbers.ts), and may not have a `"__proto__"` key at
+ * its top, which a goal or a fact may not have either.
  * The envelope (`depth`, `meta`, `at`) is the runtime's to set, not the
  * sender's: a signal from outside that carries it is rejected, so perceive can
  * stamp the transport's own source and every such signal is `perceived`.
@@ -15,6 +17,7 @@
  */
 import type { z } from 'zod';
 import { describeValue } from '../mind/describeValue.js';
+import { nonFiniteProblem } from '../mind/finiteNumbers.js';
 import { nestingProblem } from '../mind/jsonNesting.js';
 import { externalFactProblem } from '../mind/knowledgeGraph.js';
 import { isObject } from './isObject.js';
@@ -52,12 +55,12 @@ export function issueReason(type: string, issue: z.core.$ZodIssue, within: reado
   return `invalid ${type} signal: ${places.join(', ') || 'signal'}: ${issue.message}`;
 }
 
-/** What the schema cannot say of a signal that has its shape (`given` as it came): a fact naming no symbol, a sensor value nested too deep or with a key its parse dropped. */
+/** What the schema cannot say of a signal that has its shape (`given` as it came): a fact naming no symbol, a sensor value nested too deep, holding a number that is not finite or with a key its parse dropped. */
 function contentProblem(signal: ExternalSignal, given: Record<string, unknown>): string | null {
   if (signal.type === 'fact') return externalFactProblem(signal);
   if (signal.type === 'sensor') {
     const problem = nestingProblem(signal.value);
-    return problem ? `value: ${problem}` : droppedKeyProblem(given.value);
+    return problem ? `value: ${problem}` : (nonFiniteProblem(signal.value, 'value') ?? droppedKeyProblem(given.value));
   }
   return null;
 }
