@@ -17,8 +17,8 @@
  *   else the effect fails with `notRerun`.
  * - On a virtual clock, live work holds the clock's next step until it
  *   settles (streams/realWork.ts), so its I/O settles at the virtual time
- *   it was due; a re-run's recorded outcome counts as the run waiting on the
- *   clock instead.
+ *   it was due; while a re-run's recorded outcome waits for its clock step,
+ *   the run listens for its signal, so it counts as waiting on the clock.
  * - Either way, once the run's signal aborts (act gave up on the tool), the
  *   effect rejects with its reason; live, that is recorded as `abandoned`,
  *   and a re-run of it settles only so. An effect asked for once the run was
@@ -59,14 +59,12 @@ export function runEffect<T>({ runtime, scope, tool, cycle }: EffectCall, name: 
   const effect: Effect = { runtime, signal, tool, name, key: book.nextKey(cycle), work: work as (signal: AbortSignal) => unknown };
   if (!runtime.replaying) return holdClockFor(runtime.scheduler, live(effect));
   const { recorded } = runtime.effects;
-  // A recorded outcome settles at a clock step, so the run waits on the clock; work that runs again holds it as live work does.
-  return scope.waitOnClock(
-    (recorded ? recorded(effect.key) : Promise.resolve(undefined)).then((found) => {
-      if (found && found.tool === tool && found.name === name) return settleAsRecorded<T>(effect, found, book);
-      if (!repeatable) throw notRerun(tool, name);
-      return holdClockFor(runtime.scheduler, live<T>(effect));
-    }),
-  );
+  // Work that runs again holds the clock as live work does; a recorded outcome settles at a clock step, the run listening for its signal meanwhile.
+  return (recorded ? recorded(effect.key) : Promise.resolve(undefined)).then((found) => {
+    if (found && found.tool === tool && found.name === name) return settleAsRecorded<T>(effect, found, book);
+    if (!repeatable) throw notRerun(tool, name);
+    return holdClockFor(runtime.scheduler, live<T>(effect));
+  });
 }
 
 interface Effect {

@@ -10,6 +10,7 @@
  * `timeout` signal aborts with it. When the run ends, its timers are
  * released (a pending one would hold the scheduler, and Node, for nothing).
  */
+import { getEventListeners } from 'node:events';
 import type { SchedulerLike, Subscription } from 'rxjs';
 import { MAX_TIMER_MS } from '../mind/config.js';
 import { checkNumberOption, numberBetween } from '../mind/optionCheck.js';
@@ -33,22 +34,29 @@ export interface ToolRunScope {
   end(): void;
   /** Whether {@link end} was called. */
   readonly ended: boolean;
-  /** Whether the run waits on the scheduler itself: a `timeout` timer is pending, or a promise given to {@link waitOnClock}. */
+  /**
+   * Whether the run waits on the scheduler: something listens for `signal`,
+   * or for a pending `timeout` signal, to abort (a sleep on `ctx.timeout`, a
+   * wait for act to give up, a re-run effect settling at a clock step). A
+   * deadline that nothing listens to (a time limit checked by `aborted`) is
+   * not a wait: the run's real work goes on meanwhile.
+   */
   readonly waitsOnClock: boolean;
-  /** Counts `promise`, while it is pending, as something the run waits on the scheduler for (a re-run effect that settles at a clock step); returns it. */
-  waitOnClock<T>(promise: Promise<T>): Promise<T>;
 }
 
 export function toolRunScope(scheduler: SchedulerLike): ToolRunScope {
   return new RunScope(scheduler);
 }
 
-/** Made per action, so kept cheap: the AbortController and the timers' set are made on first use (most tools use neither). */
+/** Whether anything listens for `signal` to abort. */
+const listened = (signal: AbortSignal): boolean => getEventListeners(signal, 'abort').length > 0;
+
+/** Made per action, so kept cheap: the AbortController and the timers' map are made on first use (most tools use neither). */
 class RunScope implements ToolRunScope {
   private run: AbortController | undefined;
-  private releases: Set<() => void> | undefined;
+  /** The pending `timeout` signals' controllers, with their timers. */
+  private deadlines: Map<AbortController, Subscription> | undefined;
   private endedAlready = false;
-  private clockWaits = 0;
 
   constructor(private readonly scheduler: SchedulerLike) {}
 
@@ -58,6 +66,12 @@ class RunScope implements ToolRunScope {
 
   abort(reason: unknown): void {
     (this.run ??= new AbortController()).abort(reason);
+    const pending = [...(this.deadlines ?? [])];
+    this.deadlines?.clear();
+    for (const [deadline, timer] of pending) {
+      timer.unsubscribe();
+      deadline.abort(reason);
+    }
   }
 
   get ended(): boolean {
@@ -65,52 +79,34 @@ class RunScope implements ToolRunScope {
   }
 
   get waitsOnClock(): boolean {
-    return this.clockWaits > 0 || (this.releases?.size ?? 0) > 0;
-  }
-
-  waitOnClock<T>(promise: Promise<T>): Promise<T> {
-    this.clockWaits++;
-    const settled = (): void => void this.clockWaits--;
-    promise.then(settled, settled);
-    return promise;
+    if (this.run && listened(this.run.signal)) return true;
+    for (const deadline of this.deadlines?.keys() ?? []) if (listened(deadline.signal)) return true;
+    return false;
   }
 
   end(): void {
     this.endedAlready = true;
-    this.releases?.forEach((release) => release());
+    for (const timer of this.deadlines?.values() ?? []) timer.unsubscribe();
+    this.deadlines?.clear();
   }
 
   timeout(ms: number): AbortSignal {
     // Not optional, as checkNumberOption takes it to be: undefined is refused first.
     if (ms === undefined) throw new TypeError(`ctx.timeout ms: expected ${TIMEOUT_MS}, got undefined`);
     checkNumberOption('ctx.timeout', 'ms', ms, timerMs, TIMEOUT_MS);
-    const runSignal = this.signal;
     const deadline = new AbortController();
-    if (this.endedAlready || runSignal.aborted) {
-      deadline.abort(runSignal.aborted ? runSignal.reason : new DOMException('the tool run has ended', 'AbortError'));
+    if (this.endedAlready || this.run?.signal.aborted) {
+      deadline.abort(this.run?.signal.aborted ? this.run.signal.reason : new DOMException('the tool run has ended', 'AbortError'));
       return deadline.signal;
     }
-    const releases = (this.releases ??= new Set());
-    let timer: Subscription | undefined;
-    let released = false;
-    const release = (): void => {
-      released = true;
-      releases.delete(release);
-      timer?.unsubscribe();
-      runSignal.removeEventListener('abort', onRunAbort);
-    };
-    const onRunAbort = (): void => {
-      release();
-      deadline.abort(runSignal.reason);
-    };
-    releases.add(release);
-    runSignal.addEventListener('abort', onRunAbort, { once: true });
-    timer = this.scheduler.schedule(() => {
-      release();
+    const deadlines = (this.deadlines ??= new Map());
+    const timer = this.scheduler.schedule(() => {
+      deadlines.delete(deadline);
       deadline.abort(new DOMException(`timed out after ${ms} ms`, 'TimeoutError'));
     }, ms);
-    // A scheduler that ran the action at once (a synchronous one, ms 0) has released it already.
-    if (released) timer.unsubscribe();
+    // A scheduler that ran the action at once (a synchronous one, ms 0) has aborted it already.
+    if (deadline.signal.aborted) timer.unsubscribe();
+    else deadlines.set(deadline, timer);
     return deadline.signal;
   }
 }

@@ -66,11 +66,29 @@ test('real work in an effect holds the clock even while the tool also waits on a
   t.is(settledAt, 250, 'it woke at its virtual deadline');
 });
 
+test('a time limit taken from ctx.timeout that nothing listens to (checked by aborted) does not stop the clock from waiting for the run\u2019s real work; a run that only waits for act to give up lets the clock run to toolTimeoutMs', async (t) => {
+  const limited = weather(async ({ city }, ctx) => {
+    const deadline = ctx.timeout(5000);
+    const size = await threadPoolWork(city);
+    return { ok: !deadline.aborted, summary: `compressed ${city} to ${size} bytes within its limit` };
+  });
+  for (let run = 0; run < 5; run++) t.like(await action(limited), { status: 'ok', at: 0 }, `run ${run}`);
+
+  // Were the clock held for it, this run would wait out realWorkMs, far past the test's own timeout.
+  const scheduler = new VirtualTimeScheduler();
+  const waiting = weather((_input, ctx) => new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason as Error))));
+  const agent = createTestAgent(scheduler, { tools: [waiting], config: { maxCycles: 1, toolTimeoutMs: 1000 } });
+  const events: AgentEvent[] = [];
+  agentEvents(agent, { inputs: [from([goalStimulus(GOAL)])] }).subscribe((e) => events.push(e));
+  await flushSettled(scheduler, { realWorkMs: 600_000 });
+  t.like(events.find((e) => e.kind === 'action'), { status: 'failed', summary: 'weather_lookup: timed out after 1000 ms' });
+});
+
 test('flushSettled realWorkMs is checked, naming it', async (t) => {
   await t.throwsAsync(flushSettled(new VirtualTimeScheduler(), { realWorkMs: -1 }), { instanceOf: RangeError, message: 'flushSettled realWorkMs: expected a number of ms from 0 to 2147483647, got -1' });
 });
 
-/** The reviewer's case: a tool awaiting pure thread-pool work, which no effect records, on a store. */
+/** The reviewers' case: a tool awaiting pure thread-pool work, which no effect records, under a time limit of its own, on a store. */
 const hasher: Tool<{ text: string }> = {
   name: 'text_hasher',
   description: 'Compress and hash a text',
@@ -80,8 +98,10 @@ const hasher: Tool<{ text: string }> = {
   input: z.object({ text: z.string() }),
   scoring: { kind: 'semantic', threshold: 0.5, multiplier: 0.9 },
   propose: ({ goal }) => ({ text: goal.description }),
-  async execute({ text }) {
-    return { ok: true, summary: `compressed to ${await threadPoolWork(text)} bytes` };
+  async execute({ text }, ctx) {
+    const deadline = ctx.timeout(5000);
+    const size = await threadPoolWork(text);
+    return { ok: !deadline.aborted, summary: `compressed to ${size} bytes` };
   },
 };
 
