@@ -59,7 +59,8 @@ async function throughOperators(runtime: Runtime, n: number): Promise<number> {
 
 async function wholeAgent(n: number): Promise<number> {
   const runtime = seededRuntime();
-  const agent = createAgent({ mind: runtime.mind, config: { ...config, maxCycles: n } });
+  // The mind keeps its own settings (and seed); the agent takes the run's.
+  const agent = createAgent({ mind: runtime.mind, config: { heartbeatMs: 0, maxCycles: n } });
   const events$ = agent.run();
   const done = lastValueFrom(events$.pipe(countAll()));
   events$.connect();

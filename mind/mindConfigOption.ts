@@ -34,7 +34,12 @@ export function checkMindOptions(options: MindOptions): void {
 /** The mind's config, defaults filled in; throws a TypeError naming the first bad key or a seed that is not a whole number. */
 export function mindConfigOption(config: unknown, seed: unknown): MindConfig {
   if (seed !== undefined && !Number.isSafeInteger(seed)) throw new TypeError(`new Mind: seed must be a whole number (got ${describeValue(seed)})`);
-  if (config === undefined) return defaultMindConfig();
+  const resolved = config === undefined ? defaultMindConfig() : parsedConfig(config);
+  // The seed the mind's source is seeded with, so its config says what it runs with.
+  return seed === undefined ? resolved : { ...resolved, seed: seed as number };
+}
+
+function parsedConfig(config: unknown): MindConfig {
   const parsed = MindConfig.safeParse(config, { error: issueMessage });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

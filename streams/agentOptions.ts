@@ -20,6 +20,7 @@ import type { Skill } from '../mind/skills.js';
 import type { Tool } from '../mind/tool.js';
 import { describeValue } from '../mind/describeValue.js';
 import { AgentConfig, resolveConfig, type AgentConfigInput } from './config.js';
+import { isObject } from './isObject.js';
 import type { Cycle, Watcher } from './cycle.js';
 import type { EffectLog } from './effects.js';
 import type { Draft } from './events.js';
@@ -168,17 +169,31 @@ export function configOption(input: AgentConfigInput | undefined): AgentConfig {
 
 /**
  * With a mind of the caller's, the settings of `config` that are the mind's
- * (`stallThreshold`, `maxBacktrackAttempts`, `tools`, …: mind/config.ts) must
- * be its own: a mind keeps the config it was made with, so another value
- * would be silently ignored. Throws a TypeError naming the first that differs.
+ * (`stallThreshold`, `maxBacktrackAttempts`, `tools.shellExec`, …:
+ * mind/config.ts) must be its own: a mind keeps the config it was made with,
+ * so another value would be silently ignored. Only what `config` gives is
+ * compared (a section such as `tools` key by key; `undefined` gives nothing).
+ * Throws a TypeError naming the first setting that differs.
  */
 export function checkMindConfig(mind: Mind, input: AgentConfigInput | undefined, config: AgentConfig): void {
   if (input === undefined) return;
-  for (const key of Object.keys(MindConfig.shape) as (keyof MindConfig)[]) {
-    if (!Object.hasOwn(input, key)) continue;
-    const [given, own] = [JSON.stringify(config[key]), JSON.stringify(mind.config[key])];
-    if (given !== own) throw new TypeError(`config.${key}: ${given} is not the given mind's (${own}): a mind keeps the config it was made with; pass it to new Mind({ config })`);
-  }
+  const differing = (given: Record<string, unknown>, resolved: Record<string, unknown>, own: Record<string, unknown>, path: string): string | undefined => {
+    for (const [key, value] of Object.entries(given)) {
+      if (value === undefined) continue;
+      const [ours, theirs] = [resolved[key], own[key]];
+      if (isObject(value) && isObject(ours) && isObject(theirs)) {
+        const inner = differing(value, ours, theirs, `${path}${key}.`);
+        if (inner) return inner;
+      } else if (JSON.stringify(ours) !== JSON.stringify(theirs)) {
+        return `config.${path}${key}: ${JSON.stringify(ours)} is not the given mind's (${JSON.stringify(theirs)}): a mind keeps the config it was made with; pass it to new Mind({ config })`;
+      }
+    }
+    return undefined;
+  };
+  const mindKeys = new Set(Object.keys(MindConfig.shape));
+  const given = Object.fromEntries(Object.entries(input).filter(([key]) => mindKeys.has(key)));
+  const problem = differing(given, config, mind.config, '');
+  if (problem) throw new TypeError(problem);
 }
 
 /** A list option (`watchers`, `tools`, `skills`): an array whose items pass `isItem`, else a TypeError naming the option and index. */

@@ -53,7 +53,8 @@ export function runMarbles<T>(deepEqual: DeepEqual, callback: (helpers: RunHelpe
 
 /**
  * An agent bound to the given scheduler with seeded ids: session `test`,
- * seed 1, `heartbeatMs` 0. Pass options to change any of it. No agent beats
+ * seed 1 (a `mind` of yours keeps its own), `heartbeatMs` 0. Pass options to
+ * change any of it. No agent beats
  * by itself: for heartbeats, pass `ambient: [heartbeat(ms, scheduler)]` to
  * {@link agentEvents}.
  */
@@ -63,8 +64,8 @@ export function createTestAgent(scheduler: SchedulerLike, options: AgentOptions 
     session: 'test',
     ...options,
     scheduler,
-    // A config that is no object goes to createAgent as is, to be refused there (spread, 5 or "x" would silently be no config).
-    config: isObject(config) ? { seed: 1, heartbeatMs: 0, ...config } : config,
+    // A config that is no object goes to createAgent as is, to be refused there (spread, 5 or "x" would silently be no config). A mind of the caller's keeps its own seed.
+    config: isObject(config) ? { ...(options.mind ? {} : { seed: 1 }), heartbeatMs: 0, ...config } : config,
   });
 }
 

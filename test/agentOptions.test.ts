@@ -24,10 +24,20 @@ test('with a mind of the caller\u2019s, a config setting of the mind\u2019s that
     instanceOf: TypeError,
     message: "config.maxBacktrackAttempts: 0 is not the given mind's (3): a mind keeps the config it was made with; pass it to new Mind({ config })",
   });
-  t.throws(create({ mind: mind(), config: { tools: { shellExec: true } } }), { instanceOf: TypeError, message: /^config\.tools: \{"shellExec":true,/ });
+  t.throws(create({ mind: mind(), config: { tools: { shellExec: true } } }), { instanceOf: TypeError, message: /^config\.tools\.shellExec: true is not the given mind's \(false\)/ });
   const agent = createAgent({ mind: mind(), config: { maxCycles: 3, stallThreshold: 50, heartbeatMs: 0 } });
   t.is(agent.mind.config.stallThreshold, 50, 'the same value, and the agent\u2019s own settings, are taken');
   t.is(agent.config.maxCycles, 3);
+});
+
+test('only what config gives is compared with a given mind\u2019s settings: a section key by key, undefined as nothing, the seed the mind runs with; createTestAgent adds no seed of its own to a mind of yours', (t) => {
+  const lenient = new Mind({ config: MindConfig.parse({ stallThreshold: 10, tools: { shellExec: true } }), seed: 7 });
+  t.notThrows(() => createAgent({ mind: lenient, config: { seed: 7, stallThreshold: undefined, tools: { fileMaxBytes: 1_048_576 } } }));
+  t.throws(() => createAgent({ mind: new Mind({ config: MindConfig.parse({ tools: { shellExec: true } }) }), config: { tools: { shellExec: false } } }), {
+    instanceOf: TypeError,
+    message: "config.tools.shellExec: false is not the given mind's (true): a mind keeps the config it was made with; pass it to new Mind({ config })",
+  });
+  t.notThrows(() => createTestAgent(new VirtualTimeScheduler(), { mind: new Mind({ seed: 7 }) }));
 });
 
 test('createTestAgent refuses a config that is no object as createAgent does, instead of spreading it into no config', (t) => {
