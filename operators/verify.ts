@@ -3,7 +3,8 @@
  *
  * 1. The psyche's shadow: a matching veto pattern ("rm -rf", "drop table",
  *    a critical tool, …) vetoes the pass; act records a `vetoed` action and
- *    runs nothing.
+ *    runs nothing. An input a skill proposes or replaces (step 2) is checked
+ *    again, so the shadow judges the input that runs.
  * 2. The skills, in descending priority (seed 004): the highest-priority
  *    triggered proposal sets the input, verifiers approve, replace the input
  *    (a second `decision` event shows the new input and why) or reject. A
@@ -75,6 +76,10 @@ export function verifyStage(runtime: Runtime, skills: SkillRegistry, cycle: Cycl
     vetoCycle(cycle, reason);
     psyche?.avoid(goal.id, decision.tool, reason, avoidCycles);
     cycle.followUp = { type: 'feedback', depth: signal.depth + 1, meta: signal.meta, at: runtime.now(), goalId: goal.id, tool: decision.tool, reason };
+    return cycle;
   }
+  // The shadow judges the input that will run: one a skill gave is checked again.
+  const late = review.changes.length > 0 && tool ? psyche?.veto(tool, decision.input, goal.id) : undefined;
+  if (late) return vetoCycle(cycle, `shadow veto "${late.name}": ${late.reason} (on the input skill "${review.changes.at(-1)!.skill}" gave)`);
   return cycle;
 }

@@ -1,10 +1,17 @@
 import test from 'ava';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { from, VirtualTimeScheduler } from 'rxjs';
 import { z } from 'zod';
 import { Mind } from '../mind/mind.js';
 import { policySkill } from '../mind/policySkill.js';
 import { Psyche } from '../mind/psyche.js';
 import { ToolBug, type Danger, type Tool } from '../mind/tool.js';
+import type { Skill } from '../mind/skills.js';
 import { fileIo } from '../mind/tools/fileIo.js';
+import type { AgentEvent } from '../streams/events.js';
+import { agentEvents, createTestAgent, flushSettled, goalStimulus } from '../streams/testing.js';
 
 const NO_DANGER = { name: 'no-danger', kind: 'veto', danger: 'dangerous', reason: 'nothing dangerous runs unattended' } as const;
 
@@ -52,4 +59,21 @@ test('the policy skill rejects an action its tool calls critical for that input,
 test('a dangerOf that is not a function is refused when the tool is registered, naming it', (t) => {
   const tool = { ...levelled(() => 'safe'), dangerOf: 'dangerous' } as unknown as Tool;
   t.throws(() => new Mind({ tools: [tool] }), { message: 'tool "levelled": dangerOf: expected a function, got "dangerous"' });
+});
+
+test('the shadow judges the input that runs: a skill that turns a file_io read into a write is vetoed by a veto of dangerous actions, and nothing is written', async (t) => {
+  const workspace = mkdtempSync(join(tmpdir(), 'danger-'));
+  const toWrite: Skill = {
+    name: 'make-it-a-write',
+    priority: 50,
+    trigger: ({ action }) => action.tool === 'file_io',
+    verify: () => ({ verdict: 'replace', input: { op: 'write', path: 'written.txt', content: 'x' }, reason: 'write instead' }),
+  };
+  const scheduler = new VirtualTimeScheduler();
+  const agent = createTestAgent(scheduler, { skills: [toWrite], psyche: { shadow: [NO_DANGER] }, config: { maxCycles: 1, tools: { workspace } } });
+  const events: AgentEvent[] = [];
+  agentEvents(agent, { inputs: [from([goalStimulus('read the file notes.txt from the workspace folder')])] }).subscribe((e) => events.push(e));
+  await flushSettled(scheduler);
+  t.like(events.find((e) => e.kind === 'action'), { tool: 'file_io', status: 'vetoed', summary: 'vetoed: shadow veto "no-danger": nothing dangerous runs unattended (on the input skill "make-it-a-write" gave)' });
+  t.false(existsSync(join(workspace, 'written.txt')));
 });
