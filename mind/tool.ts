@@ -161,7 +161,8 @@ export function actionDanger(tool: Tool, input: unknown): Danger {
   try {
     danger = tool.dangerOf(input);
   } catch (error) {
-    throw new ToolBug(tool.name, error instanceof Error ? error : new Error(String(error)));
+    const cause = error instanceof Error ? error : new Error(String(error));
+    throw new ToolBug(tool.name, cause, `dangerOf threw: ${cause.message}`);
   }
   if (typeof danger === 'string' && DANGER_LEVELS.includes(danger)) return danger as Danger;
   throw new ToolBug(tool.name, new TypeError(`dangerOf returned ${JSON.stringify(danger) ?? String(danger)}: expected one of ${DANGER_LEVELS.join(', ')}`));

@@ -51,6 +51,8 @@ test('the policy skill rejects an action its tool calls critical for that input,
 
   const broken = new Mind({ tools: [levelled(() => 'extreme' as Danger)] });
   t.like(policyVerdict(broken, 'levelled', {}), { verdict: 'reject', reason: 'levelled could not say how dangerous this input is: dangerOf returned "extreme": expected one of safe, cautious, dangerous, critical' });
+  const throwing = new Mind({ tools: [levelled(() => { throw new Error('cannot judge'); })] });
+  t.like(policyVerdict(throwing, 'levelled', {}), { verdict: 'reject', reason: 'levelled could not say how dangerous this input is: dangerOf threw: cannot judge' });
   const psyche = Psyche.attach(broken, { shadow: [NO_DANGER] });
   const thrown = t.throws(() => psyche.veto(broken.tools.get('levelled')!, {}, 'goal-1'), { instanceOf: ToolBug });
   t.is(thrown?.tool, 'levelled');
