@@ -44,9 +44,7 @@ export function checkNumbers(table: InsertTable, row: object): void {
   const fields = row as Record<string, unknown>;
   for (const column of NUMBER_COLUMNS[table]) {
     const value = fields[column];
-    if (typeof value === 'number' && !Number.isFinite(value)) {
-      throw new RangeError(`toSqlite: ${rowName(table, ROW_KEY[table], fields[ROW_KEY[table]])} is refused: ${column} is ${value}, not a finite number (JSON would write null)`);
-    }
+    if (typeof value === 'number' && !Number.isFinite(value)) throw refusal(RangeError, table, row, `${column} is ${value}, not a finite number (JSON would write null)`);
   }
 }
 
@@ -65,15 +63,18 @@ export function rowJson(table: InsertTable, row: object): string {
     text = JSON.stringify(value);
   } catch (error) {
     // The first line only: V8 explains a circular structure over several.
-    throw new TypeError(`toSqlite: ${describeRow(table, row)} is refused: ${culprit(table, row)} has no JSON form (${String((error as Error).message).split('\n')[0]})`, { cause: error });
+    throw refusal(TypeError, table, row, `${culprit(table, row)} has no JSON form (${String((error as Error).message).split('\n')[0]})`, error);
   }
   // A snapshot's state that is undefined, a function or a symbol.
-  if (text === undefined) throw new TypeError(`toSqlite: ${describeRow(table, row)} is refused: state has no JSON form (${describeValue(value)})`);
+  if (text === undefined) throw refusal(TypeError, table, row, `state has no JSON form (${describeValue(value)})`);
   // A snapshot's state is bound as text, not read through JSON functions as it is inserted: not scanned (a whole mind) at each save.
   if (table !== 'snapshots' && nestsDeeperThan(text, MAX_JSON_NESTING)) {
     const deep = Object.keys(row).find((column) => nestsDeeperThan(JSON.stringify((row as Record<string, unknown>)[column]) ?? '', MAX_JSON_NESTING - 1));
-    throw new RangeError(
-      `toSqlite: ${describeRow(table, row)} is refused: it nests more than ${MAX_JSON_NESTING} levels deep (objects and arrays within one another${deep === undefined ? '' : `, in its ${deep}`}), more than SQLite's JSON functions read`,
+    throw refusal(
+      RangeError,
+      table,
+      row,
+      `it nests more than ${MAX_JSON_NESTING} levels deep (objects and arrays within one another${deep === undefined ? '' : `, in its ${deep}`}), more than SQLite's JSON functions read`,
     );
   }
   return text;
@@ -90,8 +91,12 @@ export function checkStatement(statement: SqlStatement): void {
   }
 }
 
-function describeRow(table: InsertTable, row: object): string {
-  return rowName(table, ROW_KEY[table], (row as Record<string, unknown>)[ROW_KEY[table]]);
+/** A row's refusal: its message names the row (`toSqlite: the signals row with id 2 is refused: …`); its `reason` is what is wrong, the same for every row refused so. */
+export type RowRefusal = Error & { readonly reason: string };
+
+function refusal(Kind: new (message: string, options?: ErrorOptions) => Error, table: InsertTable, row: object, reason: string, cause?: unknown): RowRefusal {
+  const name = rowName(table, ROW_KEY[table], (row as Record<string, unknown>)[ROW_KEY[table]]);
+  return Object.assign(new Kind(`toSqlite: ${name} is refused: ${reason}`, cause === undefined ? undefined : { cause }), { reason });
 }
 
 /** The first column (or a snapshot's `state`) JSON cannot write, or `a column` when none alone fails (a getter that throws once). */

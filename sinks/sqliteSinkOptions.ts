@@ -24,7 +24,7 @@ export interface SqliteSinkOptions {
   maxQueuedBytes?: number;
   /** Clock for the flush timer. Default asyncScheduler. */
   scheduler?: SchedulerLike;
-  /** Called once per distinct write failure, and once per row or statement refused for good (besides the stderr line). */
+  /** Called once per distinct write failure, and for the first row or statement refused for good for each reason (stderr names every one). */
   onError?: (error: StoreError) => void;
   /** Where failure lines go. Default: stderr. */
   log?: (line: string) => void;

@@ -11,7 +11,7 @@ export class StoreError extends Error {
   constructor(
     message: string,
     readonly code: string,
-    /** SQLite's own words, for an error the driver reported (`UNIQUE constraint failed: signals.id`). */
+    /** SQLite's own words, for an error the driver reported (`UNIQUE constraint failed: signals.id`); for a row refused as it was queued, what is wrong with it (`at is NaN, …`). */
     readonly detail?: string,
   ) {
     super(message);

@@ -33,7 +33,10 @@
  * key and the column; an event is reported as below), else as its batch is
  * written (a key already stored, an SQL error in a statement), when it alone
  * is left out and the rest of its batch written (sinks/rowIsolation.ts).
- * Each is written to stderr and passed to `onError`, naming it and why.
+ * Each is written to stderr, naming it and why, with how many have been
+ * refused for that reason so far; `onError` hears of each reason once, at the
+ * first row refused for it, so that a report the caller turns into an event
+ * (as Persistence does) cannot be refused and reported again for ever.
  *
  * A write error of the store (busy, full, read-only, I/O) is never a silent
  * drop: the rows stay queued and are retried; the error is written to stderr
@@ -57,7 +60,7 @@
 import { asyncScheduler, Subject, type Observable, type Observer, type Subscription } from 'rxjs';
 import type { AgentEvent, EventOf } from '../streams/events.js';
 import { eventJson } from './eventJson.js';
-import { checkStatement } from './rowCheck.js';
+import { checkStatement, type RowRefusal } from './rowCheck.js';
 import { StoreError, translate } from './storeError.js';
 import type { SqliteStore } from './sqliteStore.js';
 import type { InsertRows, InsertTable, SqlStatement } from './storeRows.js';
@@ -128,8 +131,19 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
   const maxRetryWindows = Math.max(1, Math.floor(MAX_RETRY_MS / Math.max(flushMs, 1)));
   const maxRetryS = Math.max(MAX_RETRY_MS, flushMs) / 1000;
 
-  /** A row or statement let go for good: said on stderr and to onError. */
+  /** Rows and statements let go so far, by reason (see {@link refused}). */
+  const refusals = new Map<string, number>();
+  /**
+   * A row or statement let go for good: said on stderr, with how many have
+   * been let go for its reason, and passed to onError only the first time:
+   * Persistence makes each report an event, which a store that refuses every
+   * event (a clock that gives NaN) refused in turn, reported, and so on.
+   */
   const refused = (error: StoreError): void => {
+    const reason = `${error.code}: ${error.detail ?? error.message}`;
+    const count = (refusals.get(reason) ?? 0) + 1;
+    refusals.set(reason, count);
+    if (count > 1) return log(`${error.message} (${count} refused for this reason so far)`);
     log(error.message);
     options.onError?.(error);
   };
@@ -214,7 +228,7 @@ export function toSqlite(store: SqliteStore, options: SqliteSinkOptions = {}): S
       queue.insert('events', event, eventJson(event));
     } catch (error) {
       // A header column that is NaN (a clock that gave NaN): refused, naming it, and the stream goes on.
-      return refused(new StoreError((error as Error).message, 'ROW_REFUSED'));
+      return refused(new StoreError((error as RowRefusal).message, 'ROW_REFUSED', (error as RowRefusal).reason));
     }
     if (event.kind === 'decision') decisions.set(event.goalId, event);
     else if (event.kind === 'action') {

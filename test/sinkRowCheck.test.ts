@@ -82,3 +82,27 @@ test('an event with a NaN header column is refused as it comes, reported on stde
   t.deepEqual(lines, [message]);
   t.deepEqual(errors.map((error) => [error.code, error.message]), [['ROW_REFUSED', message]]);
 });
+
+test('events refused for the same reason are each said on stderr with a count, and passed to onError the first time only; another reason is passed on again', async (t) => {
+  const store = await SqliteStore.open(tempDb());
+  t.teardown(() => store.close());
+  const lines: string[] = [];
+  const errors: StoreError[] = [];
+  const sink = toSqlite(store, { flushMs: 60_000, log: (line) => lines.push(line), onError: (error) => errors.push(error) });
+  const heartbeat = (seq: number, at: number, cycle = 0): AgentEvent => ({ kind: 'heartbeat', seq, session: 's1', cycle, at, beat: seq });
+  sink.next(heartbeat(1, NaN));
+  sink.next(heartbeat(2, 1002));
+  sink.next(heartbeat(3, NaN));
+  sink.next(heartbeat(4, NaN));
+  sink.next(heartbeat(5, 1005, Infinity));
+  sink.complete();
+  await sink.flushed();
+  t.deepEqual((await store.events({})).map((row) => row.seq), [2]);
+  const nan = (seq: number) => `toSqlite: the events row with seq ${seq} is refused: at is NaN, not a finite number (JSON would write null)`;
+  const infinite = 'toSqlite: the events row with seq 5 is refused: cycle is Infinity, not a finite number (JSON would write null)';
+  t.deepEqual(lines, [nan(1), `${nan(3)} (2 refused for this reason so far)`, `${nan(4)} (3 refused for this reason so far)`, infinite]);
+  t.deepEqual(errors.map((error) => [error.code, error.message, error.detail]), [
+    ['ROW_REFUSED', nan(1), 'at is NaN, not a finite number (JSON would write null)'],
+    ['ROW_REFUSED', infinite, 'cycle is Infinity, not a finite number (JSON would write null)'],
+  ]);
+});
