@@ -136,7 +136,7 @@ function live<T>({ runtime, signal, tool, name, key, work }: Effect): Promise<T>
       ended = true;
       signal.removeEventListener('abort', onAbort);
       try {
-        runtime.effects.record?.({ ...key, at: runtime.scheduler.now(), tool, name, outcome, ...(value === undefined ? {} : { value }) });
+        runtime.effects.record?.({ ...key, at: runtime.clock(), tool, name, outcome, ...(value === undefined ? {} : { value }) });
       } catch (error) {
         reject(error as Error);
         return false;

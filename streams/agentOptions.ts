@@ -56,7 +56,7 @@ export interface Stages {
 export interface AgentOptions {
   /** Configuration; missing keys take their defaults. */
   config?: AgentConfigInput;
-  /** The only clock. Default: asyncScheduler; pass a TestScheduler for marble tests. */
+  /** The only clock (a `now()` that gives no finite number is said once, and its last finite time held: streams/schedulerClock.ts). Default: asyncScheduler; pass a TestScheduler for marble tests. */
   scheduler?: SchedulerLike;
   /** Session id stamped on every event. Default `session-1`. */
   session?: string;

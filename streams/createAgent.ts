@@ -88,6 +88,7 @@ import { claimMind } from './liveMinds.js';
 import { planningCommands } from './planningCommands.js';
 import type { Agent } from './agent.js';
 import { createRuntime } from './runtime.js';
+import { schedulerClock } from './schedulerClock.js';
 import { CYCLE_SIGNAL_TYPES, type Signal, type Stimulus } from './signals.js';
 
 export type { Agent } from './agent.js';
@@ -127,11 +128,14 @@ export function createAgent(options: AgentOptions = {}): Agent {
   let passAt: number | undefined;
   /** Passes begun so far: the pass a `passAt` belongs to. */
   let passes = 0;
+  // A clock gone bad is said once, as an error signal of its own.
+  const clock = schedulerClock(scheduler, (message) => injectEntering({ signal: { type: 'error', depth: 0, meta: { source: 'scheduler' }, message, severity: 'critical' } }));
   const runtime = createRuntime({
     mind,
     config,
     scheduler,
-    now: () => passAt ?? scheduler.now(),
+    clock,
+    now: () => passAt ?? clock(),
     replaying: options.replaying ?? false,
     ...(options.effects ? { effects: options.effects } : {}),
     commands: [
@@ -142,11 +146,11 @@ export function createAgent(options: AgentOptions = {}): Agent {
       ...commandOptions,
     ],
   });
-  const clock = { now: () => scheduler.now(), mind, commands: runtime.commands };
+  const perceiver = { now: clock, mind, commands: runtime.commands };
   /** A stimulus perceived, as what enters a pass. */
   const perceived = (stimulus: Stimulus): Entering => {
     // Stamped on the clock: a line perceived while a pass waits on a tool came now, not when that pass began.
-    const perception = perceiveOne(clock, stimulus);
+    const perception = perceiveOne(perceiver, stimulus);
     const entering: Entering = perception.ok ? { signal: perception.signal } : { rejected: perception.rejected };
     if (stimulus.pastMaxCycles) entering.pastMaxCycles = true;
     return entering;
@@ -258,7 +262,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
       releaseMind();
       halt('event stream unsubscribed');
     };
-    const halt = (reason: string, at = scheduler.now()): boolean => {
+    const halt = (reason: string, at = clock()): boolean => {
       if (halted) return false;
       halted = true;
       haltReason = reason;
@@ -295,7 +299,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
       }),
     );
 
-    const stamped = (signal: Signal): Signal => (signal.at === undefined ? { ...signal, at: scheduler.now() } : signal);
+    const stamped = (signal: Signal): Signal => (signal.at === undefined ? { ...signal, at: clock() } : signal);
     const enter = (signal: Signal): Entering => ({ signal: stamped(signal) });
     const admission = new SourceAdmission({ perceive: perceived, enter, commands: runtime.commands });
     const refused = (label: string) => (problem: string): Entering => admission.refused(label, problem);
@@ -349,7 +353,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
     const passes$ = incoming$.pipe(
       tap(() => pending++),
       concatMap((entering) => {
-        passAt = scheduler.now();
+        passAt = clock();
         const pass = ++passes;
         // A rejection is reported as its pass begins, like any signal (it may have waited behind a pass): a replay re-perceives the line then.
         const entered: Entering = 'rejected' in entering ? { ...entering, rejected: { ...entering.rejected, at: passAt, cycle: mind.cycle } } : entering;
@@ -381,7 +385,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
     );
     const watched$ = watchers.reduce((stream, watcher) => stream.pipe(watcher), passes$);
 
-    const started: Draft<'session'> = { kind: 'session', cycle: mind.cycle, at: scheduler.now(), state: 'started' };
+    const started: Draft<'session'> = { kind: 'session', cycle: mind.cycle, at: clock(), state: 'started' };
     const events$ = concat(
       defer(() => {
         if (drive) scheduler.schedule(() => driver.wake());
@@ -389,10 +393,10 @@ export function createAgent(options: AgentOptions = {}): Agent {
         if (drive && sources.keepAlive) settleAfterTask();
         // Stopped before it was connected: it stops now, not before it started.
         if (halted) haltAt = undefined;
-        return of<Draft>({ ...started, at: scheduler.now(), cycle: mind.cycle });
+        return of<Draft>({ ...started, at: clock(), cycle: mind.cycle });
       }),
       merge(watched$.pipe(mergeMap((cycle) => from(passEvents(runtime, cycle)))), hold$.pipe(ignoreElements())),
-      defer(() => of<Draft>({ kind: 'session', cycle: mind.cycle, at: haltAt ?? scheduler.now(), state: 'stopped', reason: haltReason, cycles: mind.cycle })),
+      defer(() => of<Draft>({ kind: 'session', cycle: mind.cycle, at: haltAt ?? clock(), state: 'stopped', reason: haltReason, cycles: mind.cycle })),
     ).pipe(stamp(session, nextSeq), tap({ next: (event) => (nextSeq = event.seq + 1), complete: end, error: end, unsubscribe: end }));
     return connectable(events$, { connector: () => new Subject<AgentEvent>(), resetOnDisconnect: false });
   };

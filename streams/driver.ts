@@ -113,11 +113,11 @@ export class CycleDriver {
     this.scheduled = undefined;
     this.inBurst = true;
     try {
-      const start = this.scheduler.now();
-      for (let n = 0; n < this.burst && !this.ticking && this.hasWork && !this.options.held?.() && this.scheduler.now() - start < this.sliceMs; n++) {
+      const start = this.runtime.clock();
+      for (let n = 0; n < this.burst && !this.ticking && this.hasWork && !this.options.held?.() && this.runtime.clock() - start < this.sliceMs; n++) {
         this.ticking = true;
         this.cycleAtTick = this.runtime.mind.cycle;
-        this.emit({ type: 'tick', depth: 0, meta: { source: 'driver' }, at: this.scheduler.now() });
+        this.emit({ type: 'tick', depth: 0, meta: { source: 'driver' }, at: this.runtime.clock() });
       }
     } finally {
       this.inBurst = false;

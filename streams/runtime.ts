@@ -21,8 +21,10 @@ export interface Runtime {
   readonly mind: Mind;
   readonly config: AgentConfig;
   readonly scheduler: SchedulerLike;
-  /** Scheduler time in ms. */
+  /** Scheduler time in ms (in an agent, the time of the pass in flight: see streams/createAgent.ts). */
   now(): number;
+  /** The scheduler's time in ms as it is read now, not a pass's (in an agent, never other than a finite number: streams/schedulerClock.ts). */
+  clock(): number;
   /** Command handlers by name (names checked as they are registered); `pause`, `resume`, `status` and `consolidate` are built in. */
   readonly commands: Map<string, CommandHandler>;
   /**
@@ -46,17 +48,21 @@ export function createRuntime(options: {
   config: AgentConfig;
   scheduler: SchedulerLike;
   commands?: Iterable<[string, CommandHandler]>;
-  /** The clock the stages read. Default: `scheduler.now()`. */
+  /** The scheduler's time. Default: `scheduler.now()`. */
+  clock?: () => number;
+  /** The clock the stages read. Default: `clock`. */
   now?: () => number;
   replaying?: boolean;
   effects?: EffectLog;
 }): Runtime {
   const { scheduler } = options;
+  const clock = options.clock ?? (() => scheduler.now());
   return {
     mind: options.mind,
     config: options.config,
     scheduler,
-    now: options.now ?? (() => scheduler.now()),
+    now: options.now ?? clock,
+    clock,
     commands: commandTable(options.commands ?? []),
     abandon$: new Subject<void>(),
     waitingOn: undefined,
