@@ -80,14 +80,30 @@ export function rowJson(table: InsertTable, row: object): string {
   return text;
 }
 
-/** Throws a TypeError when a statement is no SQL text with an array of parameters, or would end the transaction it is run in. */
+/** What SQL text holds besides code: strings, quoted names (`"…"`, `` `…` ``, `[…]`) and comments (an unclosed block comment runs to the end). */
+const NOT_CODE = /'(?:[^']|'')*'|"(?:[^"]|"")*"|`(?:[^`]|``)*`|\[[^\]]*\]|--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)/g;
+
+/**
+ * Throws a TypeError when a statement is no SQL text with an array of
+ * parameters, or would end the transaction it is run in: one that begins or
+ * ends a transaction or a savepoint, or whose OR ROLLBACK undoes the whole
+ * transaction when it conflicts (its batch would then fail whole, at every
+ * retry: sinks/rowIsolation.ts). Strings, quoted names and comments are not
+ * read for these words.
+ */
 export function checkStatement(statement: SqlStatement): void {
   const { sql, params } = (statement ?? {}) as { sql?: unknown; params?: unknown };
   if (typeof sql !== 'string') throw new TypeError(`toSqlite: a statement's sql must be a string (got ${describeValue(sql)})`);
   if (!Array.isArray(params)) throw new TypeError(`toSqlite: the parameters of ${JSON.stringify(sql)} must be an array (got ${describeValue(params)})`);
+  const code = sql.replace(NOT_CODE, ' ');
   // The sink writes each batch in its own transaction: one ended or begun inside it would break the order of what is committed.
-  if (/^\s*(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE)\b/i.test(sql)) {
+  if (/^\s*(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE)\b/i.test(code)) {
     throw new TypeError(`toSqlite: ${JSON.stringify(sql)} is refused: the sink runs each statement inside the transaction of its batch, which it begins and commits itself`);
+  }
+  if (/\bOR\s+ROLLBACK\b/i.test(code)) {
+    throw new TypeError(
+      `toSqlite: ${JSON.stringify(sql)} is refused: its OR ROLLBACK would undo the whole transaction of its batch when it conflicts, not only itself; leave it out (OR ABORT, the default, undoes only the statement, which the sink then reports and leaves out)`,
+    );
   }
 }
 

@@ -10,8 +10,19 @@
  * again and again, until only the bad rows are left out; each is reported
  * with its table, its key and SQLite's reason, and the rest of the batch is
  * written in the same transaction, in its order.
+ *
+ * But for a write SQLite refuses with the ROLLBACK conflict resolution (a
+ * trigger's RAISE(ROLLBACK), a constraint declared ON CONFLICT ROLLBACK, an
+ * INSERT OR ROLLBACK): that undoes the whole transaction. Taken for one that
+ * undid itself, the writes after it ran outside any transaction, each
+ * committed alone, then COMMIT failed and the batch was tried again: its
+ * rows were never written and its later statements were committed once per
+ * try. So a savepoint is set as the transaction begins ({@link begin}), and
+ * after each refused write it is looked for (released and set again); when
+ * it is gone, the batch fails whole, naming the write, with nothing of it
+ * committed, and is retried as a store that cannot be written is.
  */
-import { showValue } from '../mind/describeValue.js';
+import { describeValue, showValue } from '../mind/describeValue.js';
 import { arrayItems } from './jsonStructure.js';
 import { ROW_KEY, rowName } from './rowCheck.js';
 import { StoreError } from './storeError.js';
@@ -23,6 +34,9 @@ export interface Refusal {
   table?: ChunkTable;
   row?: Record<string, unknown>;
 }
+
+/** The savepoint whose loss tells that a refused write ended the transaction. */
+const MARK = 'ooda_batch';
 
 /**
  * Whether SQLite refused the write for what it writes, so that writing it
@@ -51,17 +65,14 @@ function leftOut(error: StoreError, file: string, what: string): StoreError {
   return new StoreError(`store: write: ${file}: ${what} was left out, since SQLite refuses it (${reason}); the rest of its batch was written`, error.code, reason);
 }
 
-/**
- * Runs one write (a snapshot's insert, a statement, named by `what`); when
- * SQLite refuses it for good, adds it to `refused` instead of failing.
- */
-export async function runIsolating(write: () => Promise<void>, what: string, statement: boolean, file: string, refused: Refusal[]): Promise<void> {
-  try {
-    await write();
-  } catch (error) {
-    if (!refusedForGood(error as StoreError, statement)) throw error;
-    refused.push({ error: leftOut(error as StoreError, file, what) });
-  }
+/** The error the batch fails with when a refused write ended its transaction. */
+function endedTransaction(error: StoreError, file: string, what: string): StoreError {
+  const reason = error.detail ?? error.message;
+  return new StoreError(
+    `store: write: ${file}: ${what} ended the transaction of its batch: SQLite refuses it (${reason}) with ROLLBACK (a trigger's RAISE(ROLLBACK), a constraint declared ON CONFLICT ROLLBACK), which undoes the whole transaction, so nothing of the batch was written; it is tried again whole until that trigger or constraint is dropped`,
+    error.code,
+    reason,
+  );
 }
 
 /** The statement as messages name it, cut short. */
@@ -69,36 +80,78 @@ export function statementName(sql: string): string {
   return `the statement ${showValue(sql)}`;
 }
 
-/**
- * Inserts a chunk (a JSON array of rows) with `insert`. When SQLite refuses
- * it for good, its rows are inserted in halves, each half that fails split
- * again, so that every row is written but those it refuses alone, which are
- * added to `refused`. Any other failure is thrown.
- */
-export async function insertIsolating(table: ChunkTable, chunk: Buffer, insert: (chunk: Buffer) => Promise<void>, file: string, refused: Refusal[]): Promise<void> {
-  try {
-    return await insert(chunk);
-  } catch (error) {
-    if (!refusedForGood(error as StoreError, false)) throw error;
-    await split(table, arrayItems(chunk.toString('utf8')), error as StoreError, insert, file, refused);
-  }
+/** Rows of a chunk as messages name them: `the signals row with id 3`, `the 4 signals rows with id 2 to 5`. */
+function rowsName(table: ChunkTable, rows: readonly string[]): string {
+  const key = ROW_KEY[table];
+  if (rows.length === 1) return rowName(table, key, readBack(rows[0]!)?.[key]);
+  return `the ${rows.length} ${table} rows with ${key} ${describeValue(readBack(rows[0]!)?.[key])} to ${describeValue(readBack(rows.at(-1)!)?.[key])}`;
 }
 
-/** Inserts the halves of `rows`, which failed together with `error`; a single row that failed is refused. */
-async function split(table: ChunkTable, rows: string[], error: StoreError, insert: (chunk: Buffer) => Promise<void>, file: string, refused: Refusal[]): Promise<void> {
-  if (rows.length === 1) {
-    const row = readBack(rows[0]!);
-    refused.push({ error: leftOut(error, file, rowName(table, ROW_KEY[table], row?.[ROW_KEY[table]])), table, ...(row ? { row } : {}) });
-    return;
+/** The writes of one transaction, made so that those SQLite refuses for good are left out (see the module doc). */
+export class RowIsolation {
+  /** The writes left out so far. */
+  readonly refused: Refusal[] = [];
+
+  /** `run` runs SQL on the connection the transaction is on. */
+  constructor(
+    private readonly file: string,
+    private readonly run: (sql: string) => Promise<void>,
+  ) {}
+
+  /** Sets the savepoint looked for after a refused write: call it first in the transaction. */
+  begin(): Promise<void> {
+    return this.run(`SAVEPOINT ${MARK}`);
   }
-  const half = rows.length >> 1;
-  for (const part of [rows.slice(0, half), rows.slice(half)]) {
+
+  /** Runs one write (a snapshot's insert, a statement, named by `what`); when SQLite refuses it for good, leaves it out instead of failing. */
+  async write(write: () => Promise<void>, what: string, statement: boolean): Promise<void> {
     try {
-      await insert(Buffer.from(`[${part.join(',')}]`, 'utf8'));
-    } catch (partError) {
-      if (!refusedForGood(partError as StoreError, false)) throw partError;
-      await split(table, part, partError as StoreError, insert, file, refused);
+      await write();
+    } catch (error) {
+      if (!refusedForGood(error as StoreError, statement)) throw error;
+      await this.stillInTransaction(error as StoreError, what);
+      this.refused.push({ error: leftOut(error as StoreError, this.file, what) });
     }
+  }
+
+  /**
+   * Inserts a chunk (a JSON array of rows) with `insert`. When SQLite refuses
+   * it for good, its rows are inserted in halves, each half that fails split
+   * again, so that every row is written but those it refuses alone, which are
+   * left out. Any other failure is thrown.
+   */
+  async insert(table: ChunkTable, chunk: Buffer, insert: (chunk: Buffer) => Promise<void>): Promise<void> {
+    return this.insertRows(table, chunk, () => arrayItems(chunk.toString('utf8')), insert);
+  }
+
+  /** Inserts `chunk`, whose rows `rows` gives; when SQLite refuses it for good, a single row is left out and several are inserted in halves. */
+  private async insertRows(table: ChunkTable, chunk: Buffer, rows: () => string[], insert: (chunk: Buffer) => Promise<void>): Promise<void> {
+    try {
+      await insert(chunk);
+    } catch (error) {
+      if (!refusedForGood(error as StoreError, false)) throw error;
+      const items = rows();
+      const what = rowsName(table, items);
+      await this.stillInTransaction(error as StoreError, what);
+      if (items.length === 1) {
+        const row = readBack(items[0]!);
+        this.refused.push({ error: leftOut(error as StoreError, this.file, what), table, ...(row ? { row } : {}) });
+        return;
+      }
+      const half = items.length >> 1;
+      for (const part of [items.slice(0, half), items.slice(half)]) await this.insertRows(table, Buffer.from(`[${part.join(',')}]`, 'utf8'), () => part, insert);
+    }
+  }
+
+  /** After a write SQLite refused (`error`): throws, naming it (`what`), when it ended the transaction, i.e. the savepoint is gone; else sets the savepoint again. */
+  private async stillInTransaction(error: StoreError, what: string): Promise<void> {
+    try {
+      await this.run(`RELEASE ${MARK}`);
+    } catch (lost) {
+      if (!/^no such savepoint/.test((lost as StoreError).detail ?? '')) throw lost;
+      throw endedTransaction(error, this.file, what);
+    }
+    await this.run(`SAVEPOINT ${MARK}`);
   }
 }
 

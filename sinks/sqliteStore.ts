@@ -20,7 +20,7 @@ import sqlite3 from 'sqlite3';
 import { pagedRead } from './pagedRead.js';
 import { readOnlyRoute, unwritableFileRoute } from './readOnlyRoute.js';
 import { rowName } from './rowCheck.js';
-import { insertIsolating, runIsolating, statementName, type Refusal } from './rowIsolation.js';
+import { RowIsolation, statementName } from './rowIsolation.js';
 import { StoreError, translate } from './storeError.js';
 import { checkStoreOptions, type StoreOptions } from './storeOptions.js';
 import { freeBytes, storeFileProblem, unwritableStoreProblem } from './storeFile.js';
@@ -181,26 +181,28 @@ export class SqliteStore {
    * Writes the batch in one transaction: each table's rows (in {@link INSERT_ORDER}, then the snapshots), the exact fractional
    * times, then its statements in order. A row or statement SQLite refuses for what it is (a key already stored, an SQL
    * error) is left out and the rest written (sinks/rowIsolation.ts): resolves with an error for each left out, naming it.
-   * Any other failure (busy, full, read-only, I/O) rolls the whole transaction back and rejects.
+   * Any other failure (busy, full, read-only, I/O, or a refused write that undid the whole transaction) rolls the whole
+   * transaction back and rejects.
    */
   async write(batch: WriteBatch): Promise<StoreError[]> {
     // Chosen before anything is written: those left out are let go even when the write fails before it reaches them.
     const snapshots = batch.snapshotRows();
-    const refused: Refusal[] = [];
+    const isolation = new RowIsolation(this.file, (sql) => this.run(sql));
     await this.run('BEGIN IMMEDIATE');
     try {
+      await isolation.begin();
       for (const table of INSERT_ORDER) {
-        for (const chunk of batch.chunks(table)) await insertIsolating(table, chunk, (rows) => this.insertRows(table, rows), this.file, refused);
+        for (const chunk of batch.chunks(table)) await isolation.insert(table, chunk, (rows) => this.insertRows(table, rows));
       }
-      for (const values of snapshots) await runIsolating(() => this.run(INSERT_SNAPSHOT_SQL, values), rowName('snapshots', 'id', values[0]), false, this.file, refused);
-      for (const { sql, params } of batch.exactTimes(refused)) await this.run(sql, params);
-      for (const { sql, params } of batch.statements) await runIsolating(() => this.run(sql, params), statementName(sql), true, this.file, refused);
+      for (const values of snapshots) await isolation.write(() => this.run(INSERT_SNAPSHOT_SQL, values), rowName('snapshots', 'id', values[0]), false);
+      for (const { sql, params } of batch.exactTimes(isolation.refused)) await this.run(sql, params);
+      for (const { sql, params } of batch.statements) await isolation.write(() => this.run(sql, params), statementName(sql), true);
       await this.run('COMMIT');
     } catch (error) {
       await this.run('ROLLBACK').catch(() => undefined);
       throw error;
     }
-    return refused.map(({ error }) => error);
+    return isolation.refused.map(({ error }) => error);
   }
 
   /** Runs a table's INSERT over a chunk of rows; a statement that failed (to prepare or to run) is prepared afresh next time. */

@@ -38,7 +38,8 @@
  * first row refused for it, so that a report the caller turns into an event
  * (as Persistence does) cannot be refused and reported again for ever.
  *
- * A write error of the store (busy, full, read-only, I/O) is never a silent
+ * A write error of the store (busy, full, read-only, I/O, or a refused write
+ * that undid the whole transaction: sinks/rowIsolation.ts) is never a silent
  * drop: the rows stay queued and are retried; the error is written to stderr
  * and passed to `onError` (the program injects it into the agent as an
  * `error` event) once per distinct failure.
@@ -90,7 +91,7 @@ export interface SqliteSink extends Observer<AgentEvent> {
    * statement, throws, naming it; nothing of it is queued.
    */
   insert<T extends InsertTable>(table: T, row: InsertRows[T], statements?: readonly SqlStatement[]): void;
-  /** Queues a statement, run after the rows of the transaction it lands in; one that is no SQL text with an array of parameters, or that begins or ends a transaction, throws. */
+  /** Queues a statement, run after the rows of the transaction it lands in; one that is no SQL text with an array of parameters, or that would begin or end a transaction (OR ROLLBACK included), throws. */
   run(sql: string, params: unknown[]): void;
   /** Rows queued or being written (a queued statement counts as one). */
   readonly pending: number;

@@ -106,3 +106,24 @@ test('events refused for the same reason are each said on stderr with a count, a
     ['ROW_REFUSED', infinite, 'cycle is Infinity, not a finite number (JSON would write null)'],
   ]);
 });
+
+test('a statement that would end the transaction of its batch is refused as it is given, also behind a comment or with OR ROLLBACK; the same words in a string, a quoted name or a comment are not', async (t) => {
+  const store = await SqliteStore.open(tempDb());
+  t.teardown(() => store.close());
+  const sink = toSqlite(store, { flushMs: 60_000, log: () => undefined });
+  const insertOrRollback = "INSERT OR ROLLBACK INTO signals (id, session, at, type, body) VALUES (1, 's1', 1, 'fact', '{}')";
+  t.throws(() => sink.run(insertOrRollback, []), {
+    instanceOf: TypeError,
+    message: `toSqlite: ${JSON.stringify(insertOrRollback)} is refused: its OR ROLLBACK would undo the whole transaction of its batch when it conflicts, not only itself; leave it out (OR ABORT, the default, undoes only the statement, which the sink then reports and leaves out)`,
+  });
+  t.throws(() => sink.run("update or\n  rollback sessions SET reason = 'x'", []), { instanceOf: TypeError, message: /is refused: its OR ROLLBACK would undo/ });
+  for (const sql of ['/* done */ COMMIT', '-- now\nROLLBACK TO ooda_batch', '  /* a */ /* b */ release ooda_batch']) {
+    t.throws(() => sink.run(sql, []), { instanceOf: TypeError, message: /is refused: the sink runs each statement inside the transaction of its batch/ }, sql);
+  }
+  t.is(sink.pending, 0);
+  await store.run('CREATE TABLE notes (text TEXT, "or rollback" TEXT)');
+  sink.run("INSERT INTO notes (text) VALUES ('or rollback; commit') -- or rollback", []);
+  sink.run('UPDATE notes SET "or rollback" = ? /* or rollback */', ['x']);
+  await sink.flushed();
+  t.deepEqual(await store.all('SELECT * FROM notes'), [{ text: 'or rollback; commit', 'or rollback': 'x' }]);
+});

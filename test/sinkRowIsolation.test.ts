@@ -126,3 +126,56 @@ test('a row whose JSON SQLite cannot read (nested past its limit, given to the s
   t.deepEqual(leftOut.map((error) => error.message), [`store: write: ${db}: the events row with seq 2 was left out, since SQLite refuses it (malformed JSON); the rest of its batch was written`]);
   t.deepEqual((await store.events({})).map((row) => row.seq), [1, 3]);
 });
+
+/** The store's signals as [id, at], and the notes table's values, in order. */
+async function storedRows(store: SqliteStore) {
+  return {
+    signals: (await store.all<{ id: number; at: number }>('SELECT id, at FROM signals ORDER BY id')).map(({ id, at }) => [id, at]),
+    notes: (await store.all<{ n: number }>('SELECT n FROM notes ORDER BY rowid')).map(({ n }) => n),
+  };
+}
+
+const ROLLBACK_ADVICE =
+  "SQLite refuses it (%s) with ROLLBACK (a trigger's RAISE(ROLLBACK), a constraint declared ON CONFLICT ROLLBACK), which undoes the whole transaction, so nothing of the batch was written; it is tried again whole until that trigger or constraint is dropped";
+
+test("a statement whose refusal undoes the whole transaction (a trigger's RAISE(ROLLBACK)) fails its batch whole: nothing of it is committed at any try, and once the trigger is dropped the batch is written once", async (t) => {
+  const { db, store, sink, errors } = await isolatingSink();
+  t.teardown(() => store.close());
+  await store.run('CREATE TABLE notes (n INTEGER)');
+  await store.run("CREATE TRIGGER no_odd_notes BEFORE INSERT ON notes WHEN NEW.n % 2 = 1 BEGIN SELECT RAISE(ROLLBACK, 'no odd notes'); END");
+  sink.insert('signals', signal(1, 1, 1));
+  await sink.flushed();
+
+  sink.insert('signals', signal(2, 2, 2));
+  sink.run('INSERT INTO notes VALUES (?)', [2]);
+  sink.run('INSERT INTO notes VALUES (?)', [3]);
+  sink.insert('signals', signal(3, 3, 3));
+  sink.run('UPDATE signals SET at = at + 1 WHERE id = 1', []);
+  const message = `store: write: ${db}: the statement "INSERT INTO notes VALUES (?)" ended the transaction of its batch: ${ROLLBACK_ADVICE.replace('%s', 'no odd notes')}`;
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    await t.throwsAsync(sink.flushed(), { instanceOf: StoreError, message }, `attempt ${attempt}`);
+    t.deepEqual(await storedRows(store), { signals: [[1, 1]], notes: [] }, `attempt ${attempt}: nothing of the batch is committed, neither what came before the statement nor after it`);
+  }
+  t.is(sink.pending, 5, 'the batch is kept whole');
+
+  await store.run('DROP TRIGGER no_odd_notes');
+  await sink.flushed();
+  t.deepEqual(await storedRows(store), { signals: [[1, 2], [2, 2], [3, 3]], notes: [2, 3] }, 'the batch is written once: the UPDATE ran once');
+  t.deepEqual(errors.map((error) => error.message), [message], 'the failure is reported once');
+});
+
+test("rows whose insert undoes the whole transaction (a trigger's RAISE(ROLLBACK) on the store's table) fail their batch whole, naming them: no half of them is committed, nor a statement after them", async (t) => {
+  const { db, store, sink } = await isolatingSink();
+  t.teardown(() => store.close());
+  await store.run('CREATE TABLE notes (n INTEGER)');
+  await store.run("CREATE TRIGGER no_signal_3 BEFORE INSERT ON signals WHEN NEW.id = 3 BEGIN SELECT RAISE(ROLLBACK, 'no signal 3'); END");
+  for (let id = 1; id <= 4; id++) sink.insert('signals', signal(id, id, id));
+  sink.run('INSERT INTO notes VALUES (?)', [1]);
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    await t.throwsAsync(sink.flushed(), { instanceOf: StoreError, message: `store: write: ${db}: the 4 signals rows with id 1 to 4 ended the transaction of its batch: ${ROLLBACK_ADVICE.replace('%s', 'no signal 3')}` });
+    t.deepEqual(await storedRows(store), { signals: [], notes: [] }, `attempt ${attempt}`);
+  }
+  await store.run('DROP TRIGGER no_signal_3');
+  await sink.flushed();
+  t.deepEqual(await storedRows(store), { signals: [[1, 1], [2, 2], [3, 3], [4, 4]], notes: [1] });
+});
