@@ -98,6 +98,7 @@ export class Persistence {
       ...(options.flushMs !== undefined ? { flushMs: options.flushMs } : {}),
       ...(options.maxQueued !== undefined ? { maxQueued: options.maxQueued } : {}),
       ...(options.maxQueuedBytes !== undefined ? { maxQueuedBytes: options.maxQueuedBytes } : {}),
+      ...(options.log !== undefined ? { log: options.log } : {}),
       onError: (error) =>
         this.agent?.inject({ type: 'error', depth: 0, meta: { source: 'store' }, message: error.message, severity: 'transient' }),
     });

@@ -23,7 +23,8 @@ test('a store that refuses every event tells the agent once: the event of that r
   const dir = mkdtempSync(join(tmpdir(), 'ooda-refusal-feedback-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const config = AgentConfig.parse({ maxCycles: 0, heartbeatMs: 0 });
-  const persistence = await Persistence.open({ db: join(dir, 'a.db'), fresh: true }, { session: 's', config, log: () => undefined });
+  const sinkLines: string[] = [];
+  const persistence = await Persistence.open({ db: join(dir, 'a.db'), fresh: true, log: (line) => sinkLines.push(line) }, { session: 's', config, log: () => undefined });
   await persistence.store.run("CREATE TRIGGER no_events BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'no events here'); END");
   const agent = createAgent({ ...persistence.agentOptions(), config: persistence.config, session: 's' });
   const inject = agent.inject.bind(agent);
@@ -41,6 +42,7 @@ test('a store that refuses every event tells the agent once: the event of that r
   t.deepEqual(await persistence.store.all('SELECT seq FROM events'), []);
   const recorded = await persistence.store.all<{ type: string; source: string }>("SELECT type, body ->> '$.meta.source' AS source FROM signals WHERE type = 'error'");
   t.deepEqual(recorded, [{ type: 'error', source: 'store' }], 'the report entered the agent (and was recorded) once');
+  t.true(sinkLines.length > 0 && sinkLines.every((line) => /no events here/.test(line)), 'the sink\u2019s lines go to the log option given, not to stderr');
 
   input.complete();
   agent.stop('done');
