@@ -6,7 +6,7 @@
  * queued with it or after it was ever written; one with no JSON form threw
  * V8's words, naming nothing, after it had been counted as pending.
  */
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,12 +65,18 @@ test('insert refuses a row the store could never write, naming its table, key an
   t.deepEqual(lines, [], 'refused to the caller, not logged as a write failure');
 });
 
-test('an event with a NaN header column is refused as it comes, reported on stderr and to onError naming its seq and column; the stream goes on and the other events are stored', async (t) => {
+/** A sink on a fresh store that keeps its lines and onError reports, and flushes only when told. */
+async function reportingSink(t: ExecutionContext) {
   const store = await SqliteStore.open(tempDb());
   t.teardown(() => store.close());
   const lines: string[] = [];
   const errors: StoreError[] = [];
   const sink = toSqlite(store, { flushMs: 60_000, log: (line) => lines.push(line), onError: (error) => errors.push(error) });
+  return { store, sink, lines, errors };
+}
+
+test('an event with a NaN header column is refused as it comes, reported on stderr and to onError naming its seq and column; the stream goes on and the other events are stored', async (t) => {
+  const { store, sink, lines, errors } = await reportingSink(t);
   const heartbeat = (seq: number, at: number): AgentEvent => ({ kind: 'heartbeat', seq, session: 's1', cycle: 0, at, beat: seq });
   sink.next(heartbeat(1, 1001));
   sink.next(heartbeat(2, NaN));
@@ -84,11 +90,7 @@ test('an event with a NaN header column is refused as it comes, reported on stde
 });
 
 test('events refused for the same reason are each said on stderr with a count, and passed to onError the first time only; another reason is passed on again', async (t) => {
-  const store = await SqliteStore.open(tempDb());
-  t.teardown(() => store.close());
-  const lines: string[] = [];
-  const errors: StoreError[] = [];
-  const sink = toSqlite(store, { flushMs: 60_000, log: (line) => lines.push(line), onError: (error) => errors.push(error) });
+  const { store, sink, lines, errors } = await reportingSink(t);
   const heartbeat = (seq: number, at: number, cycle = 0): AgentEvent => ({ kind: 'heartbeat', seq, session: 's1', cycle, at, beat: seq });
   sink.next(heartbeat(1, NaN));
   sink.next(heartbeat(2, 1002));
