@@ -111,6 +111,14 @@ function client(t: { teardown(fn: () => unknown): void }, url: string, options?:
   return c;
 }
 
+/** A client and every message it gets, parsed, in order (keepalives and errors included). */
+function recordingClient(t: { teardown(fn: () => unknown): void }, url: string): { c: Client; raw: any[] } {
+  const c = client(t, url);
+  const raw: any[] = [];
+  c.socket.on('message', (data) => raw.push(JSON.parse(String(data))));
+  return { c, raw };
+}
+
 test('a late joiner gets a snapshot of goals, memory and decisions, then the last events', async (t) => {
   const { program, server } = await startLive(t, ['Find moons of Mars']);
   await until(() => program.agent.mind.goals.all().every((g) => g.status === 'Completed') && program.agent.mind.cycle > 0, 'the goal to complete');
@@ -353,9 +361,7 @@ test('toWebSocket refuses a bad option, naming it: a cap that is not a number wo
 test('every client gets a keepalive message every keepaliveMs, events or not', async (t) => {
   const server = await WsServer.listen({ port: 0, token: TOKEN, keepaliveMs: 100 });
   t.teardown(() => server.close());
-  const c = client(t, server.wsUrl);
-  const raw: any[] = [];
-  c.socket.on('message', (data) => raw.push(JSON.parse(String(data))));
+  const { c, raw } = recordingClient(t, server.wsUrl);
   await until(() => c.keepalives >= 3, 'three keepalives');
   t.deepEqual(raw[0], { type: 'keepalive', intervalMs: 100 });
 });
@@ -369,9 +375,7 @@ test('a client gets a keepalive as it connects, after the snapshot, saying the i
     t.teardown(() => server.close());
     const events$ = new Subject<AgentEvent>();
     events$.subscribe(toWebSocket(server, { snapshot: () => emptySnapshot('quiet') }));
-    const c = client(t, server.wsUrl);
-    const raw: any[] = [];
-    c.socket.on('message', (data) => raw.push(JSON.parse(String(data))));
+    const { c, raw } = recordingClient(t, server.wsUrl);
     await until(() => c.keepalives >= 1, 'the keepalive on connect');
     t.deepEqual(
       raw.map((m) => m.type),
@@ -384,9 +388,7 @@ test('a client gets a keepalive as it connects, after the snapshot, saying the i
 test('a client that connects while the run is starting (no listener yet) gets the snapshot, then its keepalive, once the run listens; a signal meanwhile is refused as too early, and after the run stopped as stopped', async (t) => {
   const server = await WsServer.listen({ port: 0, token: TOKEN, keepaliveMs: 60_000 });
   t.teardown(() => server.close());
-  const early = client(t, server.wsUrl);
-  const raw: any[] = [];
-  early.socket.on('message', (data) => raw.push(JSON.parse(String(data))));
+  const { c: early, raw } = recordingClient(t, server.wsUrl);
   await early.ready;
   t.deepEqual(await early.ask({ token: TOKEN, signal: { type: 'fact', subject: 'a', predicate: 'b', object: 'c' } }), { type: 'error', error: STARTING_ERROR });
   t.deepEqual(raw.map((m) => m.type), ['error'], 'no keepalive before the snapshot');
